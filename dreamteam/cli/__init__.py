@@ -1,0 +1,56 @@
+"""The `dreamteam` command line: the composition root that reads configuration and builds objects."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+from collections.abc import Sequence
+
+from dreamteam import __version__
+from dreamteam.errors import UserError
+
+COMMAND_MODULES = (
+    "dreamteam.cli.games_cmd",
+    "dreamteam.cli.play_cmd",
+    "dreamteam.cli.bench_cmd",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The top-level parser with one sub-command per registered module."""
+    parser = argparse.ArgumentParser(
+        prog="dreamteam",
+        description="Play ARC-AGI-3-style grid games with a six-role team that trains a git workspace.",
+    )
+    parser.add_argument("--version", action="version", version=f"dreamteam {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="show the toolkit's log messages")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `dreamteam` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+    handler = getattr(args, "handler", None) or getattr(args, "func", None)
+    if handler is None:
+        parser.print_help()
+        return 2
+    try:
+        return int(handler(args) or 0)
+    except UserError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,129 @@
+"""`dreamteam bench`: play many games under one scorecard and write JSON results."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from dreamteam.agents import build_agent
+from dreamteam.cli.common import add_agent_args, catalog_for, positive
+from dreamteam.env.catalog import Catalog, env_dirs_from
+from dreamteam.env.session import Arena, GameCrashed
+from dreamteam.errors import UserError
+from dreamteam.report import bench_table, game_summary, print_table
+from dreamteam.runner import play
+
+
+def register(sub: Any) -> None:
+    """Add the `bench` sub-command."""
+    p = sub.add_parser("bench", help="play many games and write results JSON",
+                       description="Play every game (the games in --env-dir directories when given, the bundled "
+                                   "games otherwise) under one scorecard and write JSON results.")
+    p.add_argument("--env-dir", action="append", default=[], metavar="DIR",
+                   help="bench exactly the games under DIR (repeatable)")
+    p.add_argument("--games", default="", metavar="ID,ID", help="only these games (full or base ids)")
+    add_agent_args(p, "explorer")
+    p.add_argument("--jobs", type=int, default=1, metavar="J", help="games played in parallel processes")
+    p.add_argument("--out", required=True, metavar="RESULTS.json", help="where to write the results")
+    p.set_defaults(handler=run)
+
+
+def select_games(catalog: Catalog, wanted: str) -> list[str]:
+    """Full game ids to bench: all in the catalog, or those matching --games (base ids match all versions)."""
+    ids = [i.game_id for i in catalog.infos]
+    if not wanted:
+        return ids
+    picked: list[str] = []
+    for w in (x.strip() for x in wanted.split(",") if x.strip()):
+        matches = [g for g in ids if g == w or g.split("-", 1)[0] == w]
+        if not matches:
+            catalog.resolve(w)  # raises UnknownGameError with close matches
+        picked += [m for m in matches if m not in picked]
+    return picked
+
+
+def play_one(dirs: list[str], game_id: str, agent_name: str, budget: int, seed: int,
+             arena: Arena | None = None, card: str | None = None) -> dict[str, Any]:
+    """Play one game; returns its summary and the scorecard entry (used in-process and by workers)."""
+    if arena is None:
+        arena = Arena(Catalog.scan([Path(d) for d in dirs]))
+    card = card or arena.new_scorecard(tags=["dreamteam-bench", agent_name])
+    start = time.perf_counter()
+    error = None
+    try:
+        session = arena.open(game_id, card)
+        result = play(session, build_agent(agent_name, seed=seed), budget)
+        levels_total = result.levels_total
+    except GameCrashed as exc:
+        error, levels_total = str(exc), len(arena.catalog.resolve(game_id).baseline_actions or [])
+    summary = game_summary(arena.scorecard(card), game_id)
+    summary.update(levels_total=levels_total, wall_s=round(time.perf_counter() - start, 3))
+    if error:
+        summary["error"] = error
+    return summary
+
+
+def run(args: argparse.Namespace) -> int:
+    """Bench the selected games and write the results."""
+    budget = positive(args.budget, "--budget")
+    jobs = positive(args.jobs, "--jobs")
+    catalog = catalog_for(args, include_bundled=not args.env_dir)
+    catalog.require_games()
+    games = select_games(catalog, args.games)
+    build_agent(args.agent, seed=args.seed)  # fail fast on an unknown agent
+    dirs = [str(d) for d in catalog.dirs]
+    start = time.perf_counter()
+    summaries = _run_all(catalog, dirs, games, args.agent, budget, args.seed, jobs)
+    results = _results(args.agent, budget, args.seed, summaries, time.perf_counter() - start)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    print_table(bench_table(results))
+    print(f"results written to {out}")
+    return 0
+
+
+def _run_all(catalog: Catalog, dirs: list[str], games: list[str], agent: str, budget: int, seed: int,
+             jobs: int) -> dict[str, dict[str, Any]]:
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    summaries: dict[str, dict[str, Any]] = {}
+    with Progress(*columns, console=Console(stderr=True)) as progress:
+        task = progress.add_task(f"bench {agent}", total=len(games))
+        if jobs == 1:
+            arena = Arena(catalog)
+            card = arena.new_scorecard(tags=["dreamteam-bench", agent])
+            for g in games:
+                progress.update(task, description=f"bench {agent} · {g}")
+                summaries[g] = play_one(dirs, g, agent, budget, seed, arena, card)
+                progress.advance(task)
+        else:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                futures = {g: pool.submit(play_one, dirs, g, agent, budget, seed) for g in games}
+                for g, fut in futures.items():
+                    summaries[g] = fut.result()
+                    progress.advance(task)
+    return summaries
+
+
+def _results(agent: str, budget: int, seed: int, summaries: dict[str, dict[str, Any]], wall: float) -> dict[str, Any]:
+    rows = [{k: s[k] for k in ("game_id", "levels_completed", "levels_total", "actions", "score", "wall_s")}
+            | {"level_scores": s["level_scores"], "level_actions": s["level_actions"]}
+            | ({"error": s["error"]} if "error" in s else {}) for s in summaries.values()]
+    if not rows:
+        raise UserError("no games selected")
+    total = {
+        "games": len(rows),
+        "levels_completed": sum(r["levels_completed"] for r in rows),
+        "levels_total": sum(r["levels_total"] for r in rows),
+        "actions": sum(r["actions"] for r in rows),
+        "score": sum(r["score"] for r in rows) / len(rows),
+        "wall_s": round(wall, 3),
+    }
+    return {"agent": agent, "budget": budget, "seed": seed, "games": rows, "total": total}

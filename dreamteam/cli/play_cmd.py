@@ -1,0 +1,95 @@
+"""`dreamteam play GAME`: play one game and write a run directory."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from dreamteam.agents import build_agent
+from dreamteam.cli.common import add_agent_args, add_env_args, catalog_for, positive
+from dreamteam.env.recording import RecordingWriter
+from dreamteam.env.session import Arena
+from dreamteam.paths import default_replays_dir
+from dreamteam.report import game_summary, level_table, print_table
+from dreamteam.runner import PlayResult, play
+from dreamteam.rundir import (
+    RECORDING, RUN_JSON, SCORECARD, code_version, create_run_dir, new_run_id, now_iso, write_json,
+)
+from dreamteam.types import Observation
+
+DEFAULT_AGENT = "explorer"
+
+
+def register(sub: Any) -> None:
+    """Add the `play` sub-command."""
+    p = sub.add_parser("play", help="play one game and write a run directory",
+                       description="Play GAME (an id like maze or maze-v1) with an agent, showing progress, "
+                                   "and write replays/<run-id>/ with run.json, recording.jsonl, scorecard.json.")
+    p.add_argument("game", help="game id (base id picks the newest version)")
+    add_agent_args(p, DEFAULT_AGENT)
+    add_env_args(p)
+    p.add_argument("--out", metavar="RUN_DIR", help="run directory (default: replays/<run-id>/)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the game, write the run directory, print the scorecard."""
+    budget = positive(args.budget, "--budget")
+    catalog = catalog_for(args)
+    if not args.online:
+        catalog.require_games()
+        info = catalog.game_info(args.game)
+    agent = build_agent(args.agent, seed=args.seed)
+    arena = Arena(catalog, online=args.online)
+    game_id = info.game_id if not args.online else args.game
+    run_dir = create_run_dir(Path(args.out) if args.out else default_replays_dir() / new_run_id(game_id, args.agent))
+    meta: dict[str, Any] = {
+        "run_id": run_dir.name, "game_id": game_id, "agent": args.agent, "seed": args.seed, "budget": budget,
+        "online": bool(args.online), "env_dirs": [str(d) for d in catalog.dirs],
+        "code_version": code_version(), "started_at": now_iso(), "status": "running",
+    }
+    write_json(run_dir / RUN_JSON, meta)
+    card = arena.new_scorecard(tags=["dreamteam", args.agent])
+    recording = RecordingWriter(run_dir / RECORDING)
+    try:
+        session = arena.open(game_id, card, recording)
+        result = _play_with_progress(session, agent, budget, quiet=args.quiet)
+    finally:
+        recording.close()
+    scorecard = arena.scorecard(card)
+    write_json(run_dir / SCORECARD, scorecard)
+    meta.update(status="finished", ended_at=now_iso(), result=_result_json(result))
+    write_json(run_dir / RUN_JSON, meta)
+    print_table(level_table(game_summary(scorecard, game_id)))
+    print(f"stopped: {result.stop_reason} · run written to {run_dir}")
+    return 0
+
+
+def _result_json(result: PlayResult) -> dict[str, Any]:
+    return {
+        "levels_completed": result.levels_completed, "levels_total": result.levels_total,
+        "actions": result.actions, "state": result.state, "stop_reason": result.stop_reason,
+        "wall_s": round(result.wall_s, 3), "env_s": round(result.env_s, 3), "agent_s": round(result.agent_s, 3),
+    }
+
+
+def _play_with_progress(session: Any, agent: Any, budget: int, *, quiet: bool) -> PlayResult:
+    console = Console(stderr=True)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console, disable=quiet, transient=False) as progress:
+        task = progress.add_task(_describe(session.observation, session.info.levels), total=budget)
+
+        def on_step(obs: Observation) -> None:
+            progress.update(task, completed=obs.step, description=_describe(obs, session.info.levels))
+
+        return play(session, agent, budget, on_step=on_step)
+
+
+def _describe(obs: Observation, levels: int) -> str:
+    total = max(levels, obs.win_levels)
+    return f"level {min(obs.levels_completed + 1, total)}/{total} · {obs.state.lower()}"

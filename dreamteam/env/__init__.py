@@ -1,0 +1,3 @@
+"""The game layer: the only package that imports `arc_agi` / `arcengine`."""
+
+from __future__ import annotations

@@ -1,0 +1,69 @@
+"""Interfaces between layers, as Protocols. Imports only `dreamteam.types`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from dreamteam.types import Action, GameInfo, Observation
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Plays one game: `begin(info)`, then `act(obs) -> Action | None` until None or the game ends."""
+
+    name: str
+
+    def begin(self, info: GameInfo, budget: int) -> None:
+        """Called once before the first observation of a session."""
+
+    def act(self, obs: Observation) -> Action | None:
+        """Return the next action, or None to end the session."""
+
+    def end(self, obs: Observation) -> None:
+        """Called once with the last observation when the session stops (optional: runners check)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CallUsage:
+    """Accounting for one role-model call."""
+
+    backend: str
+    model: str = ""
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    latency_s: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class RoleRequest:
+    """What a role asks its role model: the role's surface, JSON-able context, and the reply schema."""
+
+    role: str
+    task: str
+    surface: str
+    context: Mapping[str, Any]
+    schema: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class RoleReply:
+    """A role model's validated structured answer (or a recorded failure)."""
+
+    role: str
+    content: Mapping[str, Any]
+    ok: bool = True
+    error: str | None = None
+    usage: CallUsage = field(default_factory=lambda: CallUsage(backend="none"))
+
+
+@runtime_checkable
+class RoleModel(Protocol):
+    """Anything that answers a role's request: symbolic algorithms, LLM backends, cassettes, scripts."""
+
+    name: str
+
+    def respond(self, request: RoleRequest) -> RoleReply:
+        """Answer `request` with content matching `request.schema`, or ok=False with the error."""

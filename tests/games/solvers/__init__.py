@@ -1,0 +1,1 @@
+"""Reference solvers for the bundled games: one module per game base id, each with `solve_level`."""
