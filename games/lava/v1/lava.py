@@ -57,19 +57,19 @@ LEVELS: tuple[dict[str, Any], ...] = (
     {
         "map": (
             "############",
-            "#P.L.......#",
+            "#..L.......#",
             "#..L.LLLLL.#",
             "#..L.L...L.#",
             "#....L.G.L.#",
             "#..L.L...L.#",
             "#..L.LL.LL.#",
             "#..L.......#",
-            "#LLLLLLL.L.#",
+            "#LLLLLLLL.L#",
             "#..........#",
-            "#..........#",
+            "#PLLLLLLLLL#",
             "############",
         ),
-        "sentries": ((4, 1, "DDDDDDUUUUUU"), (1, 9, "RRRRRRRRRLLLLLLLLL")),
+        "sentries": ((4, 7, "RRRRRRLLLLLL"), (5, 9, "RRRRRLLLLLLLLLRRRR")),
     },
     {
         "map": (

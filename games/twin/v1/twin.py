@@ -1,0 +1,145 @@
+"""Twin: one key moves every avatar at once, some of them mirrored (an original DreamTeam game)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from arcengine import ARCBaseGame, BlockingMode, Camera, Level, Sprite
+
+FLOOR = 5  # black
+WALL = 3  # grey
+GOAL = 14  # green
+# Avatar colour by how the room maps the keys: plain, left/right swapped, up/down swapped.
+AVATAR = {"plain": 9, "mirror": 12, "flip": 15}  # blue, orange, purple
+
+MOVES: dict[int, tuple[int, int]] = {1: (0, -1), 2: (0, 1), 3: (-1, 0), 4: (1, 0)}
+
+# Each level is a row of rooms drawn side by side; legend: '#' wall, '.' floor, 'A' avatar, 'G' its goal.
+LEVELS: tuple[dict[str, Any], ...] = (
+    {
+        "rooms": (
+            ("plain", ("#######", "#.....#", "#A....G", "#.....#", "#######")),
+            ("mirror", ("#######", "#.....#", "#G..A.#", "#.....#", "#######")),
+        )
+    },
+    {
+        "rooms": (
+            ("plain", ("#######", "#A....#", "#.....#", "#.....#", "#....G#", "#######")),
+            ("mirror", ("#######", "#....A#", "#..G..#", "#.....#", "#.....#", "#######")),
+        )
+    },
+    {
+        "rooms": (
+            ("plain", ("#######", "#A..#.#", "#.#...#", "#.#.#.#", "#...#G#", "#######")),
+            ("mirror", ("#######", "#...#A#", "#.#...#", "#G#.#.#", "#...#.#", "#######")),
+        )
+    },
+    {
+        "rooms": (
+            ("plain", ("#####", "#A..#", "#...#", "#...#", "#..G#", "#####")),
+            ("mirror", ("#####", "#..A#", "#...#", "#.G.#", "#...#", "#####")),
+            ("flip", ("#####", "#...#", "#G..#", "#...#", "#A..#", "#####")),
+        )
+    },
+    {
+        "rooms": (
+            ("plain", ("#####", "#A#G#", "#.#.#", "#...#", "#...#", "#.#.#", "#####")),
+            ("mirror", ("#####", "#..A#", "#.#.#", "#...#", "##..#", "#G..#", "#####")),
+            ("flip", ("#####", "#...#", "#.#.#", "#..##", "#.G.#", "#A..#", "#####")),
+        )
+    },
+)
+
+
+def _parse_rooms(rooms: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, Any]:
+    """Lay the rooms out left to right and collect walls, avatars, goals and modes in board coordinates."""
+    walls: set[tuple[int, int]] = set()
+    avatars, goals, modes = [], [], []
+    left = 0
+    for mode, rows in rooms:
+        for y, row in enumerate(rows):
+            for x, ch in enumerate(row):
+                cell = (left + x, y)
+                if ch == "#":
+                    walls.add(cell)
+                elif ch == "A":
+                    avatars.append(cell)
+                elif ch == "G":
+                    goals.append(cell)
+        modes.append(mode)
+        left += len(rows[0])
+    return {"walls": walls, "avatars": avatars, "goals": goals, "modes": modes, "size": (left, len(rooms[0][1]))}
+
+
+def room_move(mode: str, action: int) -> tuple[int, int]:
+    """The step an avatar in a room of this mode takes for a key."""
+    dx, dy = MOVES[action]
+    if mode == "mirror":
+        return -dx, dy
+    if mode == "flip":
+        return dx, -dy
+    return dx, dy
+
+
+def _build_level(index: int, spec: dict[str, Any]) -> Level:
+    """One level: a single board sprite redrawn from the game's state after every action."""
+    width, height = _parse_rooms(spec["rooms"])["size"]
+    board = Sprite(np.full((height, width), FLOOR, dtype=np.int8), name="board", blocking=BlockingMode.NOT_BLOCKED)
+    return Level(sprites=[board], grid_size=(width, height), data={"spec": spec}, name=f"twin-{index + 1}")
+
+
+class Twin(ARCBaseGame):
+    """Bring every avatar onto the green goal in its own room, all at the same time.
+
+    ACTION1-4 (up/down/left/right) move all avatars at once, one cell each. The blue avatar follows
+    the key, the orange one has left and right swapped, the purple one has up and down swapped.
+    Grey walls block each avatar separately (a blocked avatar stays while the others move), which is
+    the only way to change how the avatars sit relative to each other. Later levels add a third
+    avatar and inner walls.
+    """
+
+    walls: set[tuple[int, int]]
+    avatars: list[tuple[int, int]]
+    goals: list[tuple[int, int]]
+    modes: list[str]
+
+    def __init__(self, seed: int = 0) -> None:
+        levels = [_build_level(i, spec) for i, spec in enumerate(LEVELS)]
+        camera = Camera(background=FLOOR, letter_box=FLOOR)
+        super().__init__(game_id="twin", levels=levels, camera=camera, available_actions=[1, 2, 3, 4], seed=seed)
+
+    def on_set_level(self, level: Level) -> None:
+        """Parse the level's rooms into the game's state, then draw."""
+        parsed = _parse_rooms(level.get_data("spec")["rooms"])
+        self.walls = parsed["walls"]
+        self.avatars = parsed["avatars"]
+        self.goals = parsed["goals"]
+        self.modes = parsed["modes"]
+        self._draw()
+
+    def step(self) -> None:
+        """Resolve one key: move every avatar its own way, then check whether all stand on their goals."""
+        if self.action.id.value in MOVES:
+            self.avatars = [self._moved(cell, mode) for cell, mode in zip(self.avatars, self.modes, strict=True)]
+            if self.avatars == self.goals:
+                self.next_level()
+        self._draw()
+        self.complete_action()
+
+    def _moved(self, cell: tuple[int, int], mode: str) -> tuple[int, int]:
+        dx, dy = room_move(mode, self.action.id.value)
+        target = (cell[0] + dx, cell[1] + dy)
+        return cell if target in self.walls else target
+
+    def _draw(self) -> None:
+        """Paint walls, goals and avatars onto the board sprite."""
+        board = self.current_level.get_sprites_by_name("board")[0]
+        pixels = np.full(board.pixels.shape, FLOOR, dtype=np.int8)
+        for x, y in self.walls:
+            pixels[y, x] = WALL
+        for x, y in self.goals:
+            pixels[y, x] = GOAL
+        for (x, y), mode in zip(self.avatars, self.modes, strict=True):
+            pixels[y, x] = AVATAR[mode]
+        board.pixels = pixels
