@@ -1,0 +1,256 @@
+"""A non-LLM graph-exploration baseline: test every action of every state, walk BFS paths to the frontier."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from dreamteam.agents.click_targets import rank_click_targets
+from dreamteam.agents.exploration_graph import ExplorationGraph, StateKey
+from dreamteam.perception import (
+    BoolMask,
+    HudSettings,
+    PixelScale,
+    detect_hud_from_pairs,
+    detect_scale,
+    masked_hash,
+)
+from dreamteam.types import CLICK, RESET, Action, GameInfo, Grid, Observation
+
+HUD_WINDOW = 64
+DEFAULT_HUD_CHECKS = (6, 12, 24, 48, 96, 192, 384, 768)
+
+
+@dataclass(frozen=True, slots=True)
+class ExplorerOptions:
+    """Tunable knobs of the explorer (the keyword arguments of `ExplorerAgent`)."""
+
+    max_click_targets: int = 16
+    useless_after: int = 24
+    hud_checks: tuple[int, ...] = DEFAULT_HUD_CHECKS
+    hud: HudSettings = field(default_factory=HudSettings)
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """The action sent last, waiting for its outcome: frame and state it was taken in."""
+
+    grid: Grid
+    key: StateKey
+    action: Action
+
+
+@dataclass
+class Step:
+    """One observed step of a level: frame before, action, frame after (None when it ended the game)."""
+
+    before: Grid
+    action: Action
+    after: Grid | None
+
+
+class LevelMemory:
+    """Everything the explorer knows about one level: its steps, HUD mask, graph and solving edge."""
+
+    def __init__(self, mask: BoolMask, scale: PixelScale) -> None:
+        self.mask = mask
+        self.scale = scale
+        self.steps: list[Step] = []
+        self.graph = ExplorationGraph()
+        self.state_grids: dict[StateKey, Grid] = {}
+        self.exit: tuple[Grid, Action] | None = None
+
+    def key(self, grid: Grid) -> StateKey:
+        """The state key of a frame under the current HUD mask."""
+        return masked_hash(grid, self.mask)
+
+
+class ExplorerAgent:
+    """Graph explorer: untested actions first, else BFS to the nearest state that still has some."""
+
+    name = "explorer"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        max_click_targets: int = 16,
+        useless_after: int = 24,
+        hud_checks: tuple[int, ...] = DEFAULT_HUD_CHECKS,
+        hud: HudSettings | None = None,
+    ) -> None:
+        self.seed = seed
+        self.options = ExplorerOptions(max_click_targets, useless_after, tuple(hud_checks), hud or HudSettings())
+        self._reset_memory()
+
+    def _reset_memory(self) -> None:
+        self._rng = random.Random(self.seed)
+        self.levels: dict[int, LevelMemory] = {}
+        self.level = -1
+        self._pending: Pending | None = None
+        self._plan: list[tuple[StateKey, Action]] = []
+        self.kind_tries: dict[int, int] = {}
+        self.kind_changes: dict[int, int] = {}
+        self._available: tuple[int, ...] = ()
+
+    def begin(self, info: GameInfo, budget: int) -> None:
+        """Start a session with an empty memory and a freshly seeded generator."""
+        self._reset_memory()
+
+    @property
+    def memory(self) -> LevelMemory:
+        """The memory of the level being played."""
+        return self.levels[self.level]
+
+    def act(self, obs: Observation) -> Action | None:
+        """Record what the last action did, then pick the next one."""
+        if obs.game_over:
+            self._record_death()
+            return Action(RESET)
+        self._available = obs.available_actions
+        if obs.last_action is not None and obs.last_action.id == RESET:
+            self._record_death()
+        self._enter_level(obs)
+        key = self._enter_state(obs.grid)
+        if self._pending is not None:
+            key = self._record_step(self._pending, obs.grid, key)
+        action = self._choose(key)
+        self._pending = None if action is None else Pending(obs.grid.copy(), key, action)
+        return action
+
+    def _enter_level(self, obs: Observation) -> None:
+        """Switch level memory when levels_completed changes; remember the edge that solved the level."""
+        if obs.levels_completed == self.level:
+            return
+        known = self.level in self.levels
+        if self._pending is not None and known and obs.levels_completed > self.level:
+            self.memory.exit = (self._pending.grid, self._pending.action)
+        previous_mask = self.memory.mask if known else np.zeros(obs.grid.shape, dtype=bool)
+        self.level = obs.levels_completed
+        if self.level not in self.levels:
+            self.levels[self.level] = LevelMemory(previous_mask, detect_scale(obs.grid))
+        self._pending = None
+        self._plan = []
+
+    def _enter_state(self, grid: Grid) -> StateKey:
+        """Key the frame and register it as a state with its ranked candidate actions."""
+        mem = self.memory
+        key = mem.key(grid)
+        if key not in mem.graph:
+            mem.graph.add_state(key, self._candidates(grid, mem))
+            mem.state_grids[key] = grid.copy()
+        return key
+
+    def _candidates(self, grid: Grid, mem: LevelMemory) -> tuple[Action, ...]:
+        """Simple actions by id, then one click per salient segment."""
+        simple = tuple(Action(a) for a in sorted(set(self._available)) if a not in (RESET, CLICK))
+        if CLICK not in self._available:
+            return simple
+        clicks = rank_click_targets(grid, mem.mask, mem.scale, self.options.max_click_targets)
+        return simple + tuple(t.action for t in clicks)
+
+    def _record_step(self, pending: Pending, grid: Grid, key: StateKey) -> StateKey:
+        """Add the finished step to the level's evidence and graph; maybe refresh the HUD mask."""
+        self._pending = None
+        mem = self.memory
+        mem.steps.append(Step(pending.grid, pending.action, grid.copy()))
+        mem.graph.record(pending.key, pending.action, key)
+        self._count_kind(pending.action, changed=key != pending.key)
+        if len(mem.steps) in self.options.hud_checks and self._refresh_hud(mem):
+            return mem.key(grid)
+        return key
+
+    def _record_death(self) -> None:
+        """Mark the pending edge as one that ended the game."""
+        pending, self._pending = self._pending, None
+        self._plan = []
+        if pending is None or self.level not in self.levels:
+            return
+        self.memory.steps.append(Step(pending.grid, pending.action, None))
+        self.memory.graph.record_death(pending.key, pending.action)
+        self._count_kind(pending.action, changed=True)
+
+    def _count_kind(self, action: Action, changed: bool) -> None:
+        self.kind_tries[action.id] = self.kind_tries.get(action.id, 0) + 1
+        self.kind_changes[action.id] = self.kind_changes.get(action.id, 0) + int(changed)
+
+    def _useful(self, action: Action) -> bool:
+        """False for an action kind tried many times (across levels) without ever changing anything."""
+        tries = self.kind_tries.get(action.id, 0)
+        return tries < self.options.useless_after or self.kind_changes.get(action.id, 0) > 0
+
+    def _refresh_hud(self, mem: LevelMemory) -> bool:
+        """Re-detect the HUD on recent steps; on a new mask rebuild the graph. True if it changed."""
+        recent = [s for s in mem.steps[-HUD_WINDOW:] if s.after is not None]
+        pairs = [(s.before, s.after) for s in recent if s.after is not None]
+        found = detect_hud_from_pairs(pairs, [s.action.id for s in recent], self.options.hud)
+        merged = mem.mask | found
+        if np.array_equal(merged, mem.mask):
+            return False
+        mem.mask = merged
+        self._rebuild(mem)
+        return True
+
+    def _rebuild(self, mem: LevelMemory) -> None:
+        """Re-key every recorded state and step under the level's current mask."""
+        grids = list(mem.state_grids.values())
+        mem.graph = ExplorationGraph()
+        mem.state_grids = {}
+        for grid in grids:
+            self._enter_state(grid)
+        for step in mem.steps:
+            before_key = self._enter_state(step.before)
+            if step.after is None:
+                mem.graph.record_death(before_key, step.action)
+            else:
+                mem.graph.record(before_key, step.action, self._enter_state(step.after))
+        self._plan = []
+
+    def _choose(self, key: StateKey) -> Action | None:
+        """Known exit, else planned path, else untested here, else BFS to the frontier, else random."""
+        for chooser in (self._to_exit, self._follow_plan, self._untested_here, self._to_frontier):
+            action = chooser(key)
+            if action is not None:
+                return action
+        return self._random_action(key)
+
+    def _untested_here(self, key: StateKey) -> Action | None:
+        """The best untested action of this state."""
+        untested = self.memory.graph.untested(key, self._useful)
+        return untested[0] if untested else None
+
+    def _to_frontier(self, key: StateKey) -> Action | None:
+        """First action of the shortest known path to a state with untested actions (the rest is planned)."""
+        path = self.memory.graph.path_to_frontier(key, self._useful)
+        if not path:
+            return None
+        self._plan = [(path[i - 1][1], path[i][0]) for i in range(1, len(path))]
+        return path[0][0]
+
+    def _to_exit(self, key: StateKey) -> Action | None:
+        """When this level was solved before, walk back to the solving edge and take it."""
+        mem = self.memory
+        if mem.exit is None:
+            return None
+        exit_key, exit_action = mem.key(mem.exit[0]), mem.exit[1]
+        if key == exit_key:
+            return exit_action
+        path = mem.graph.shortest_path(key, lambda node: node == exit_key)
+        return path[0][0] if path else None
+
+    def _follow_plan(self, key: StateKey) -> Action | None:
+        """Next action of the current BFS plan, if we stand where the plan expects and nothing is untested here."""
+        if not self._plan or self._plan[0][0] != key or self.memory.graph.untested(key, self._useful):
+            self._plan = []
+            return None
+        return self._plan.pop(0)[1]
+
+    def _random_action(self, key: StateKey) -> Action | None:
+        """A seeded random candidate, preferring edges not known to kill; None if there is nothing at all."""
+        graph = self.memory.graph
+        candidates = list(graph.candidates.get(key, ()))
+        alive = [a for a in candidates if not graph.is_dead(key, a)]
+        pool = alive or candidates
+        return pool[self._rng.randrange(len(pool))] if pool else None

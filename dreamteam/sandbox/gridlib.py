@@ -1,0 +1,299 @@
+"""The `grid` module artifacts import: a read-only frame type and fast numpy-backed grid helpers.
+
+Artifact code never sees a numpy object: every function here takes a `Grid` or a list of row lists and
+returns plain ints, tuples, dicts or new lists of row lists. Cells are addressed as (x, y) like the
+toolkit's ACTION6 (x = column, y = row).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+_HEX_TO_VALUE = bytes.maketrans(b"0123456789abcdefABCDEF", bytes(range(16)) + bytes(range(10, 16)))
+_VALID_VALUES = bytes(range(16))
+MAX_SIDE = 1024
+"""Largest height or width the helpers will allocate (a guard against accidental huge canvases)."""
+
+
+class Grid:
+    """A read-only frame: `frame[y][x]` or `frame[y, x]` is the colour of column x in row y."""
+
+    __slots__ = ("_array", "_buf", "_height", "_rows", "_width")
+
+    def __init__(self, buf: bytes, height: int, width: int) -> None:
+        if len(buf) != height * width:
+            raise ValueError(f"a {height}x{width} grid needs {height * width} cells, got {len(buf)}")
+        self._buf = buf
+        self._height = height
+        self._width = width
+        self._rows: tuple[tuple[int, ...], ...] | None = None
+        self._array: npt.NDArray[np.uint8] | None = None
+
+    @classmethod
+    def from_hex_rows(cls, rows: Sequence[str]) -> Grid:
+        """Decode the shared hex-row encoding (row y = string y, column x = character x)."""
+        if isinstance(rows, str) or not rows:
+            raise ValueError("a grid must be a non-empty list of hex strings")
+        width = len(rows[0])
+        if width == 0 or any(len(row) != width for row in rows):
+            raise ValueError("grid rows must be non-empty and all the same length")
+        buf = "".join(rows).encode("ascii", "replace").translate(_HEX_TO_VALUE)
+        if buf.translate(None, _VALID_VALUES):
+            raise ValueError("grid rows must hold only hex digits 0-9, a-f")
+        return cls(buf, len(rows), width)
+
+    @property
+    def height(self) -> int:
+        """Number of rows."""
+        return self._height
+
+    @property
+    def width(self) -> int:
+        """Number of columns."""
+        return self._width
+
+    def cell_bytes(self) -> bytes:
+        """All cells row by row, one byte per cell (used by the replay engine, not by artifacts)."""
+        return self._buf
+
+    def rows(self) -> tuple[tuple[int, ...], ...]:
+        """The grid as a tuple of row tuples."""
+        if self._rows is None:
+            buf, width = self._buf, self._width
+            self._rows = tuple(tuple(buf[y * width : (y + 1) * width]) for y in range(self._height))
+        return self._rows
+
+    def tolist(self) -> list[list[int]]:
+        """A fresh, mutable copy as a list of row lists."""
+        return [list(row) for row in self.rows()]
+
+    def at(self, x: int, y: int) -> int:
+        """The colour at column x, row y."""
+        if not (0 <= x < self._width and 0 <= y < self._height):
+            raise IndexError(f"cell ({x}, {y}) is outside the {self._width}x{self._height} grid")
+        return self._buf[y * self._width + x]
+
+    def array(self) -> npt.NDArray[np.uint8]:
+        """A read-only numpy view (for the helpers in this module; artifacts cannot reach it)."""
+        if self._array is None:
+            view = np.frombuffer(self._buf, dtype=np.uint8).reshape(self._height, self._width)
+            self._array = view
+        return self._array
+
+    def __len__(self) -> int:
+        return self._height
+
+    def __getitem__(self, index: Any) -> Any:
+        if type(index) is tuple:
+            y, x = index
+            return self.rows()[y][x]
+        return self.rows()[index]
+
+    def __iter__(self) -> Any:
+        return iter(self.rows())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Grid):
+            return self._buf == other._buf and self._width == other._width
+        if isinstance(other, list | tuple):
+            return [list(row) for row in self.rows()] == [list(row) for row in other]
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Grid({self._width}x{self._height})"
+
+
+def as_array(g: Any) -> npt.NDArray[Any]:
+    """A 2-D integer array for a Grid or a list of row lists (raises ValueError otherwise)."""
+    if isinstance(g, Grid):
+        return g.array()
+    arr = np.asarray(g)
+    if arr.ndim != 2 or not np.issubdtype(arr.dtype, np.integer):
+        raise ValueError("expected a grid: a Grid or a rectangular list of lists of ints")
+    return arr
+
+
+def _check_side(height: int, width: int) -> None:
+    if not (0 < height <= MAX_SIDE and 0 < width <= MAX_SIDE):
+        raise ValueError(f"grid size {width}x{height} is outside 1..{MAX_SIDE}")
+
+
+def full(height: int, width: int, color: int) -> list[list[int]]:
+    """A new height x width canvas (list of row lists) filled with `color`."""
+    _check_side(height, width)
+    return [[color] * width for _ in range(height)]
+
+
+def zeros(height: int = 64, width: int = 64) -> list[list[int]]:
+    """A new canvas filled with colour 0."""
+    return full(height, width, 0)
+
+
+def copy(g: Any) -> list[list[int]]:
+    """A mutable copy (list of row lists) of a Grid or canvas."""
+    if isinstance(g, Grid):
+        return g.tolist()
+    return [[int(v) for v in row] for row in as_array(g).tolist()]
+
+
+def count(g: Any, color: int) -> int:
+    """How many cells have `color`."""
+    if isinstance(g, Grid):
+        return g.cell_bytes().count(color) if 0 <= color < 256 else 0
+    return int(np.count_nonzero(as_array(g) == color))
+
+
+def colors(g: Any) -> dict[int, int]:
+    """Colour -> number of cells, for the colours present."""
+    values, counts = np.unique(as_array(g), return_counts=True)
+    return {int(v): int(n) for v, n in zip(values.tolist(), counts.tolist(), strict=True)}
+
+
+def cells(g: Any, color: int) -> list[tuple[int, int]]:
+    """The (x, y) cells of `color`, row by row."""
+    ys, xs = np.nonzero(as_array(g) == color)
+    return list(zip(xs.tolist(), ys.tolist(), strict=True))
+
+
+def bbox(g: Any, color: int) -> tuple[int, int, int, int] | None:
+    """(x0, y0, x1, y1), inclusive, of the cells of `color`; None when absent."""
+    ys, xs = np.nonzero(as_array(g) == color)
+    if len(xs) == 0:
+        return None
+    return int(xs.min()), int(ys.min()), int(xs.max()), int(ys.max())
+
+
+def equal(a: Any, b: Any) -> bool:
+    """Whether two grids have the same shape and colours."""
+    if isinstance(a, Grid) and isinstance(b, Grid):
+        return a == b
+    arr_a, arr_b = as_array(a), as_array(b)
+    return arr_a.shape == arr_b.shape and bool(np.array_equal(arr_a, arr_b))
+
+
+def diff(a: Any, b: Any, limit: int = 64) -> list[tuple[int, int, int, int]]:
+    """Up to `limit` differing cells as (x, y, colour in a, colour in b); grids must share a shape."""
+    arr_a, arr_b = as_array(a), as_array(b)
+    if arr_a.shape != arr_b.shape:
+        raise ValueError(f"grids differ in shape: {arr_a.shape} vs {arr_b.shape}")
+    ys, xs = np.nonzero(arr_a != arr_b)
+    pairs = zip(xs[:limit].tolist(), ys[:limit].tolist(), strict=True)
+    return [(x, y, int(arr_a[y, x]), int(arr_b[y, x])) for x, y in pairs]
+
+
+def shift(g: Any, dx: int, dy: int, fill: int = 0) -> list[list[int]]:
+    """A copy moved by (dx, dy); uncovered cells get `fill`."""
+    arr = as_array(g)
+    height, width = arr.shape
+    out = np.full((height, width), fill, dtype=np.int64)
+    src_y, dst_y = slice(max(0, -dy), min(height, height - dy)), slice(max(0, dy), min(height, height + dy))
+    src_x, dst_x = slice(max(0, -dx), min(width, width - dx)), slice(max(0, dx), min(width, width + dx))
+    if src_y.start < src_y.stop and src_x.start < src_x.stop:
+        out[dst_y, dst_x] = arr[src_y, src_x]
+    return [[int(v) for v in row] for row in out.tolist()]
+
+
+def crop(g: Any, x0: int, y0: int, x1: int, y1: int) -> list[list[int]]:
+    """The inclusive rectangle (x0, y0)..(x1, y1) as a new canvas."""
+    arr = as_array(g)
+    part = arr[max(0, y0) : y1 + 1, max(0, x0) : x1 + 1]
+    return [[int(v) for v in row] for row in part.tolist()]
+
+
+def replace(g: Any, old: int, new: int) -> list[list[int]]:
+    """A copy with every `old` cell recoloured `new`."""
+    arr = np.array(as_array(g), dtype=np.int64)
+    arr[arr == old] = new
+    return [[int(v) for v in row] for row in arr.tolist()]
+
+
+def _canvas_rows(canvas: Any) -> list[list[int]]:
+    if type(canvas) is not list or any(type(row) is not list for row in canvas):
+        raise TypeError("a canvas must be a list of row lists (frames are read-only: use grid.copy(frame))")
+    return canvas
+
+
+def paint(canvas: Any, cells_to_paint: Iterable[Any], color: int) -> list[list[int]]:
+    """Set each (x, y) cell of a canvas (list of row lists) to `color`, in place; off-canvas cells are skipped."""
+    rows = _canvas_rows(canvas)
+    height = len(rows)
+    for x, y in cells_to_paint:
+        if 0 <= y < height and 0 <= x < len(rows[y]):
+            rows[y][x] = color
+    return rows
+
+
+def fill_rect(canvas: Any, x0: int, y0: int, x1: int, y1: int, color: int) -> list[list[int]]:
+    """Fill the inclusive rectangle (x0, y0)..(x1, y1) of a canvas with `color`, in place."""
+    rows = _canvas_rows(canvas)
+    for y in range(max(0, y0), min(len(rows), y1 + 1)):
+        row = rows[y]
+        lo, hi = max(0, x0), min(len(row), x1 + 1)
+        if lo < hi:
+            row[lo:hi] = [color] * (hi - lo)
+    return rows
+
+
+def _runs(arr: npt.NDArray[Any]) -> tuple[list[int], list[int], list[int], list[int]]:
+    """Horizontal runs of equal colour: parallel lists of row, start x, end x (exclusive), colour."""
+    height, width = arr.shape
+    starts = np.ones((height, width), dtype=bool)
+    starts[:, 1:] = arr[:, 1:] != arr[:, :-1]
+    ys, xs = np.nonzero(starts)
+    flat = ys * width + xs
+    ends_flat = np.append(flat[1:], height * width)
+    row_end = (ys + 1) * width
+    ends = np.minimum(ends_flat, row_end) - ys * width
+    return ys.tolist(), xs.tolist(), ends.tolist(), arr[ys, xs].tolist()
+
+
+def components(g: Any, background: int = 0, diagonal: bool = False) -> list[dict[str, Any]]:
+    """Connected same-colour objects (4-connected, or 8 with diagonal=True), background excluded.
+
+    Each is {"color", "size", "bbox": (x0, y0, x1, y1), "cells": [(x, y), ...]}, ordered by bbox top-left.
+    """
+    ys, xs, ends, cols = _runs(as_array(g))
+    parent = list(range(len(ys)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    reach = 1 if diagonal else 0
+    prev_lo = prev_hi = row_start = 0
+    for i, y in enumerate(ys):
+        if i == 0 or y != ys[i - 1]:
+            # every row starts a run, so the runs of row y-1 are exactly row_start..i-1
+            prev_lo, prev_hi, row_start = (row_start, i, i) if i else (0, 0, 0)
+        if cols[i] == background:
+            continue
+        for j in range(prev_lo, prev_hi):
+            if cols[j] == cols[i] and xs[j] < ends[i] + reach and xs[i] < ends[j] + reach:
+                parent[root(i)] = root(j)
+    return _collect_components(ys, xs, ends, cols, background, root)
+
+
+def _collect_components(
+    ys: list[int], xs: list[int], ends: list[int], cols: list[int], background: int, root: Any
+) -> list[dict[str, Any]]:
+    groups: dict[int, list[int]] = {}
+    for i, colour in enumerate(cols):
+        if colour != background:
+            groups.setdefault(root(i), []).append(i)
+    found = []
+    for members in groups.values():
+        found_cells = sorted((x, ys[i]) for i in members for x in range(xs[i], ends[i]))
+        x_values = [x for x, _ in found_cells]
+        y_values = [y for _, y in found_cells]
+        box = (min(x_values), min(y_values), max(x_values), max(y_values))
+        found.append({"color": cols[members[0]], "size": len(found_cells), "bbox": box, "cells": found_cells})
+    found.sort(key=lambda c: (c["bbox"][1], c["bbox"][0], c["color"]))
+    return found

@@ -1,0 +1,73 @@
+"""The command line end to end on the fixture game: games, play, bench, and user mistakes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from dreamteam.cli import main
+
+
+def test_games_lists_bundled_and_extra_dirs(fixture_games: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["games", "--env-dir", str(fixture_games)]) == 0
+    out = capsys.readouterr().out
+    assert "tiny" in out and "maze" in out
+
+
+def test_play_writes_a_run_directory(fixture_games: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = tmp_path / "run"
+    code = main(["play", "tiny", "--env-dir", str(fixture_games), "--agent", "explorer", "--budget", "60",
+                 "--out", str(run), "--quiet"])
+    assert code == 0
+    meta = json.loads((run / "run.json").read_text())
+    assert meta["status"] == "finished" and meta["game_id"] == "tiny-v1"
+    lines = (run / "recording.jsonl").read_text().splitlines()
+    assert len(lines) == 1 + meta["result"]["actions"]
+    card = json.loads((run / "scorecard.json").read_text())
+    assert card["environments"][0]["id"] == "tiny-v1"
+    assert str(run) in capsys.readouterr().out
+
+
+def test_unknown_game_is_a_clear_error(fixture_games: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "tinny", "--env-dir", str(fixture_games)]) == 2
+    err = capsys.readouterr().err
+    assert "unknown game 'tinny'" in err and "tiny" in err and "Traceback" not in err
+
+
+def test_unknown_agent_and_bad_budget(fixture_games: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "tiny", "--env-dir", str(fixture_games), "--agent", "nope"]) != 0
+    assert "nope" in capsys.readouterr().err
+    assert main(["play", "tiny", "--env-dir", str(fixture_games), "--budget", "0"]) == 2
+
+
+def test_env_dir_without_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--env-dir", str(tmp_path), "--out", str(tmp_path / "r.json")]) == 2
+    assert "no games found" in capsys.readouterr().err
+
+
+def test_missing_env_dir(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["games", "--env-dir", str(tmp_path / "nope")]) == 2
+    assert "not found" in capsys.readouterr().err
+
+
+def test_bench_json_shape(fixture_games: Path, tmp_path: Path) -> None:
+    out = tmp_path / "results.json"
+    assert main(["bench", "--env-dir", str(fixture_games), "--agent", "random", "--budget", "40",
+                 "--out", str(out)]) == 0
+    res = json.loads(out.read_text())
+    assert res["agent"] == "random" and res["budget"] == 40
+    (game,) = res["games"]
+    assert set(game) >= {"game_id", "levels_completed", "levels_total", "actions", "score", "wall_s"}
+    assert game["levels_total"] == 2 and game["actions"] <= 40
+    assert res["total"]["games"] == 1 and res["total"]["score"] == pytest.approx(game["score"])
+
+
+def test_bench_with_jobs_matches_sequential(fixture_games: Path, tmp_path: Path) -> None:
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    base = ["bench", "--env-dir", str(fixture_games), "--agent", "random", "--budget", "30", "--seed", "3"]
+    assert main([*base, "--out", str(a)]) == 0
+    assert main([*base, "--jobs", "2", "--out", str(b)]) == 0
+    ga, gb = json.loads(a.read_text())["games"][0], json.loads(b.read_text())["games"][0]
+    assert (ga["levels_completed"], ga["actions"], ga["score"]) == (gb["levels_completed"], gb["actions"], gb["score"])
