@@ -11,7 +11,10 @@ from dreamteam.types import Action, GameInfo, Observation
 
 @runtime_checkable
 class Agent(Protocol):
-    """Plays one game: `begin(info)`, then `act(obs) -> Action | None` until None or the game ends."""
+    """Plays one game: `begin(info)`, then `act(obs) -> Action | None` until None or the game ends.
+
+    An agent may also define `end(obs) -> None`; the play loop calls it once with the last observation.
+    """
 
     name: str
 
@@ -20,9 +23,6 @@ class Agent(Protocol):
 
     def act(self, obs: Observation) -> Action | None:
         """Return the next action, or None to end the session."""
-
-    def end(self, obs: Observation) -> None:
-        """Called once with the last observation when the session stops (optional: runners check)."""
 
 
 @dataclass(frozen=True, slots=True)

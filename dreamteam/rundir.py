@@ -6,7 +6,7 @@ import json
 import os
 import secrets
 import subprocess
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +21,12 @@ SCORECARD = "scorecard.json"
 
 def now_iso() -> str:
     """Current UTC time in ISO 8601."""
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def new_run_id(game_id: str, agent: str) -> str:
     """A sortable, unique run id: `<utc time>-<game>-<agent>-<4 hex>`."""
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     return f"{stamp}-{game_id}-{agent}-{secrets.token_hex(2)}"
 
 

@@ -41,6 +41,10 @@ class ExplorationGraph:
         """Record that `action` in state `key` ended in GAME_OVER."""
         self.deaths[(key, action)] = self.deaths.get((key, action), 0) + 1
 
+    def forget_death(self, key: StateKey, action: Action) -> None:
+        """Drop recorded deaths of an edge (they turned out not to be its fault)."""
+        self.deaths.pop((key, action), None)
+
     def is_dead(self, key: StateKey, action: Action) -> bool:
         """An edge is dead when it killed and was never seen to survive (a budget running out is not its fault)."""
         return (key, action) in self.deaths and (key, action) not in self.survived

@@ -49,6 +49,7 @@ class Step:
     before: Grid
     action: Action
     after: Grid | None
+    life_step: int
 
 
 class LevelMemory:
@@ -61,6 +62,12 @@ class LevelMemory:
         self.graph = ExplorationGraph()
         self.state_grids: dict[StateKey, Grid] = {}
         self.exit: tuple[Grid, Action] | None = None
+        self.life_steps = 0
+        self.budget_lengths: set[int] = set()
+
+    def is_budget_death(self, life_step: int) -> bool:
+        """Deaths at a life length already seen to kill are blamed on a move budget, not on the action."""
+        return life_step in self.budget_lengths
 
     def key(self, grid: Grid) -> StateKey:
         """The state key of a frame under the current HUD mask."""
@@ -131,6 +138,7 @@ class ExplorerAgent:
         self.level = obs.levels_completed
         if self.level not in self.levels:
             self.levels[self.level] = LevelMemory(previous_mask, detect_scale(obs.grid))
+        self.memory.life_steps = 0
         self._pending = None
         self._plan = []
 
@@ -155,7 +163,8 @@ class ExplorerAgent:
         """Add the finished step to the level's evidence and graph; maybe refresh the HUD mask."""
         self._pending = None
         mem = self.memory
-        mem.steps.append(Step(pending.grid, pending.action, grid.copy()))
+        mem.life_steps += 1
+        mem.steps.append(Step(pending.grid, pending.action, grid.copy(), mem.life_steps))
         mem.graph.record(pending.key, pending.action, key)
         self._count_kind(pending.action, changed=key != pending.key)
         if len(mem.steps) in self.options.hud_checks and self._refresh_hud(mem):
@@ -166,10 +175,21 @@ class ExplorerAgent:
         """Mark the pending edge as one that ended the game."""
         pending, self._pending = self._pending, None
         self._plan = []
-        if pending is None or self.level not in self.levels:
+        if self.level not in self.levels:
             return
-        self.memory.steps.append(Step(pending.grid, pending.action, None))
-        self.memory.graph.record_death(pending.key, pending.action)
+        mem = self.memory
+        life = mem.life_steps + 1
+        mem.life_steps = 0
+        if pending is None:
+            return
+        if any(s.after is None and s.life_step == life for s in mem.steps):
+            mem.budget_lengths.add(life)
+            for step in mem.steps:
+                if step.after is None and step.life_step == life:
+                    mem.graph.forget_death(mem.key(step.before), step.action)
+        mem.steps.append(Step(pending.grid, pending.action, None, life))
+        if not mem.is_budget_death(life):
+            mem.graph.record_death(pending.key, pending.action)
         self._count_kind(pending.action, changed=True)
 
     def _count_kind(self, action: Action, changed: bool) -> None:
@@ -203,7 +223,8 @@ class ExplorerAgent:
         for step in mem.steps:
             before_key = self._enter_state(step.before)
             if step.after is None:
-                mem.graph.record_death(before_key, step.action)
+                if not mem.is_budget_death(step.life_step):
+                    mem.graph.record_death(before_key, step.action)
             else:
                 mem.graph.record(before_key, step.action, self._enter_state(step.after))
         self._plan = []

@@ -66,7 +66,7 @@ class AnthropicTransport:
             model=str(getattr(response, "model", "") or self.model),
             input_tokens=int(getattr(usage, "input_tokens", 0) or 0),
             output_tokens=int(getattr(usage, "output_tokens", 0) or 0),
-            message={"blocks": [_block_json(b) for b in blocks], "tool_use_id": getattr(tool, "id", None)},
+            message={"blocks": _blocks_json(blocks), "tool_use_id": getattr(tool, "id", None)},
         )
 
     def _messages(self, prompt: Prompt, repair: Repair | None) -> list[dict[str, Any]]:
@@ -88,10 +88,16 @@ class AnthropicTransport:
         ]
 
 
-def _block_json(block: Any) -> dict[str, Any]:
-    if getattr(block, "type", None) == "tool_use":
-        return {"type": "tool_use", "id": block.id, "name": block.name, "input": block.input}
-    return {"type": "text", "text": str(getattr(block, "text", ""))}
+def _blocks_json(blocks: list[Any]) -> list[dict[str, Any]]:
+    """The tool_use and non-empty text blocks, as the API accepts them back in an assistant turn."""
+    out: list[dict[str, Any]] = []
+    for block in blocks:
+        kind = getattr(block, "type", None)
+        if kind == "tool_use":
+            out.append({"type": "tool_use", "id": block.id, "name": block.name, "input": block.input})
+        elif kind == "text" and str(getattr(block, "text", "")).strip():
+            out.append({"type": "text", "text": str(block.text)})
+    return out
 
 
 def build(role: RoleConfig, context: BuildContext) -> LLMRoleModel:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -12,9 +13,8 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from dreamteam.agents import build_agent
-from dreamteam.cli.common import add_agent_args, catalog_for, positive
-from dreamteam.env.catalog import Catalog, env_dirs_from
+from dreamteam.cli.common import add_agent_args, catalog_for, make_agent, positive
+from dreamteam.env.catalog import Catalog
 from dreamteam.env.session import Arena, GameCrashed
 from dreamteam.errors import UserError
 from dreamteam.report import bench_table, game_summary, print_table
@@ -59,7 +59,7 @@ def play_one(dirs: list[str], game_id: str, agent_name: str, budget: int, seed: 
     error = None
     try:
         session = arena.open(game_id, card)
-        result = play(session, build_agent(agent_name, seed=seed), budget)
+        result = play(session, make_agent(agent_name, seed), budget)
         levels_total = result.levels_total
     except GameCrashed as exc:
         error, levels_total = str(exc), len(arena.catalog.resolve(game_id).baseline_actions or [])
@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     catalog = catalog_for(args, include_bundled=not args.env_dir)
     catalog.require_games()
     games = select_games(catalog, args.games)
-    build_agent(args.agent, seed=args.seed)  # fail fast on an unknown agent
+    make_agent(args.agent, args.seed)  # fail fast on an unknown agent
     dirs = [str(d) for d in catalog.dirs]
     start = time.perf_counter()
     summaries = _run_all(catalog, dirs, games, args.agent, budget, args.seed, jobs)
@@ -104,7 +104,7 @@ def _run_all(catalog: Catalog, dirs: list[str], games: list[str], agent: str, bu
                 summaries[g] = play_one(dirs, g, agent, budget, seed, arena, card)
                 progress.advance(task)
         else:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
+            with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
                 futures = {g: pool.submit(play_one, dirs, g, agent, budget, seed) for g in games}
                 for g, fut in futures.items():
                     summaries[g] = fut.result()

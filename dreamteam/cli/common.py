@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 
+from dreamteam.agents import build_agent
 from dreamteam.env.catalog import Catalog, env_dirs_from
+from dreamteam.errors import UserError
+from dreamteam.protocols import Agent
 
 
 def add_env_args(parser: argparse.ArgumentParser) -> None:
@@ -29,10 +32,16 @@ def catalog_for(args: argparse.Namespace, *, include_bundled: bool = True) -> Ca
     return Catalog.scan(env_dirs_from(args.env_dir, include_bundled=include_bundled))
 
 
+def make_agent(name: str, seed: int) -> Agent:
+    """Build a registered agent, turning an unknown name or bad options into a clear user error."""
+    try:
+        return build_agent(name, seed=seed)
+    except ValueError as exc:
+        raise UserError(str(exc)) from exc
+
+
 def positive(value: int, flag: str) -> int:
     """Validate a positive integer flag."""
-    from dreamteam.errors import UserError
-
     if value <= 0:
         raise UserError(f"{flag} must be positive, got {value}")
     return value

@@ -9,16 +9,22 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from dreamteam.agents import build_agent
-from dreamteam.cli.common import add_agent_args, add_env_args, catalog_for, positive
+from dreamteam.cli.common import add_agent_args, add_env_args, catalog_for, make_agent, positive
 from dreamteam.env.recording import RecordingWriter
 from dreamteam.env.session import Arena
 from dreamteam.paths import default_replays_dir
 from dreamteam.report import game_summary, level_table, print_table
-from dreamteam.runner import PlayResult, play
 from dreamteam.rundir import (
-    RECORDING, RUN_JSON, SCORECARD, code_version, create_run_dir, new_run_id, now_iso, write_json,
+    RECORDING,
+    RUN_JSON,
+    SCORECARD,
+    code_version,
+    create_run_dir,
+    new_run_id,
+    now_iso,
+    write_json,
 )
+from dreamteam.runner import PlayResult, play
 from dreamteam.types import Observation
 
 DEFAULT_AGENT = "explorer"
@@ -44,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.online:
         catalog.require_games()
         info = catalog.game_info(args.game)
-    agent = build_agent(args.agent, seed=args.seed)
+    agent = make_agent(args.agent, args.seed)
     arena = Arena(catalog, online=args.online)
     game_id = info.game_id if not args.online else args.game
     run_dir = create_run_dir(Path(args.out) if args.out else default_replays_dir() / new_run_id(game_id, args.agent))

@@ -6,7 +6,7 @@ import difflib
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from arc_agi import EnvironmentInfo
@@ -41,7 +41,7 @@ def _scan(directory: Path) -> list[EnvironmentInfo]:
 
 
 def _newest_first(info: EnvironmentInfo) -> tuple[float, str]:
-    when = info.date_downloaded or datetime.min.replace(tzinfo=timezone.utc)
+    when = info.date_downloaded or datetime.min.replace(tzinfo=UTC)
     return (-when.timestamp(), info.game_id)
 
 

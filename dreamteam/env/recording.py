@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +46,7 @@ class RecordingWriter:
 
     def write(self, resp: FrameDataRaw, reasoning: Any = None) -> None:
         """Record one response."""
-        event = {"timestamp": datetime.now(timezone.utc).isoformat(), "data": frame_record(resp, reasoning)}
+        event = {"timestamp": datetime.now(UTC).isoformat(), "data": frame_record(resp, reasoning)}
         self._file.write(json.dumps(event, separators=(",", ":")) + "\n")
         self._file.flush()
         if self._fsync:

@@ -127,8 +127,24 @@ def tag_bytes(target: str, name: str, message: str, when: int) -> bytes:
     return (head + message.rstrip("\n") + "\n").encode()
 
 
-def update_ref(git_dir: Path, ref: str, new: str, old: str | None, reason: str, when: int) -> None:
-    """Point `ref` at `new` under git's lock-file protocol and append to its reflog (and HEAD's)."""
+def read_ref(git_dir: Path, ref: str) -> str | None:
+    """The sha a ref points at, from its loose file or from packed-refs (None when it does not exist)."""
+    loose = git_dir / ref
+    if loose.is_file():
+        return loose.read_text(encoding="ascii").strip()
+    packed = git_dir / "packed-refs"
+    if packed.is_file():
+        for line in packed.read_text(encoding="ascii").splitlines():
+            sha, _, name = line.partition(" ")
+            if name == ref:
+                return sha
+    return None
+
+
+def update_ref(
+    git_dir: Path, ref: str, new: str, old: str | None, reason: str, when: int, *, log_head: bool = True,
+) -> None:
+    """Point `ref` at `new` under git's lock-file protocol (`old` is the value expected) and log it."""
     path = git_dir / ref
     path.parent.mkdir(parents=True, exist_ok=True)
     lock = path.with_name(path.name + ".lock")
@@ -137,9 +153,9 @@ def update_ref(git_dir: Path, ref: str, new: str, old: str | None, reason: str, 
     except FileExistsError:
         raise WorkspaceError(f"{lock} exists: another process is writing this workspace") from None
     try:
-        current = path.read_text().strip() if path.exists() else None
-        if old is not None and current is not None and current != old:
-            raise WorkspaceError(f"{ref} moved to {current[:12]} behind our back (expected {old[:12]})")
+        current = read_ref(git_dir, ref)
+        if old is not None and current != old:
+            raise WorkspaceError(f"{ref} moved to {current} behind our back (expected {old})")
         os.write(fd, f"{new}\n".encode())
     except BaseException:
         os.close(fd)
@@ -148,7 +164,8 @@ def update_ref(git_dir: Path, ref: str, new: str, old: str | None, reason: str, 
     os.close(fd)
     os.replace(lock, path)
     line = f"{old or ZERO_SHA} {new} {IDENTITY} {when} +0000\t{reason.splitlines()[0] if reason else ''}\n"
-    for log in (git_dir / "logs" / ref, git_dir / "logs" / "HEAD"):
+    logs = [git_dir / "logs" / ref] + ([git_dir / "logs" / "HEAD"] if log_head else [])
+    for log in logs:
         log.parent.mkdir(parents=True, exist_ok=True)
         with open(log, "a", encoding="utf-8") as handle:
             handle.write(line)

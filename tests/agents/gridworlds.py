@@ -1,0 +1,210 @@
+"""Tiny pure-Python games that produce real Observations, for agent tests and the perception benchmark."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from dreamteam.types import CLICK, RESET, Action, GameInfo, Grid, Observation
+
+FLOOR, WALL, PLAYER, GOAL, LAVA, BAR = 0, 3, 9, 11, 8, 12
+MOVES = {1: (-1, 0), 2: (1, 0), 3: (0, -1), 4: (0, 1)}
+
+OPEN_ROOM = [
+    "################",
+    "#P.............#",
+    "#..............#",
+    "#..............#",
+    "#.............G#",
+    "################",
+]
+
+CORRIDOR_MAZE = [
+    "################",
+    "#P.#...........#",
+    "#..#.#######.#.#",
+    "#..#.#.....#.#.#",
+    "#....#.###.#.#.#",
+    "######.#G#.#.#.#",
+    "#......#.#...#.#",
+    "#.######.#####.#",
+    "#..............#",
+    "################",
+]
+
+LAVA_ROOM = [
+    "##########",
+    "#P.L.....#",
+    "#..L.###.#",
+    "#..L...#G#",
+    "#......###",
+    "##########",
+]
+
+
+class MazeWorld:
+    """A player (9) walks a walled maze (3) to the goal (11); lava (8) kills; an optional move budget bar.
+
+    Layout rows use '#' wall, '.' floor, 'P' player, 'G' goal, 'L' lava; each cell is drawn 4x4 below a
+    2-pixel HUD strip whose bar (12) shrinks by one pixel per action when `budget` is set.
+    ACTION1-4 move up/down/left/right, ACTION5 does nothing; reaching the goal completes the level.
+    """
+
+    SCALE = 4
+    TOP = 4
+
+    def __init__(self, levels: list[list[str]], budget: int | None = None) -> None:
+        if budget is not None and not 0 < budget <= 64:
+            raise ValueError("budget must be 1..64 (one bar pixel per action)")
+        self.levels = levels
+        self.budget = budget
+        self.info = GameInfo("maze-test", "maze", tuple(0 for _ in levels))
+        self.actions = 0
+        self.level = 0
+        self.state = "NOT_FINISHED"
+        self._load_level()
+
+    def _load_level(self) -> None:
+        rows = self.levels[min(self.level, len(self.levels) - 1)]
+        self.layout = [list(r) for r in rows]
+        self.player = next((y, x) for y, r in enumerate(rows) for x, c in enumerate(r) if c == "P")
+        self.layout[self.player[0]][self.player[1]] = "."
+        self.remaining = self.budget
+
+    def render(self) -> Grid:
+        """The current 64x64 frame."""
+        grid = np.full((64, 64), FLOOR, dtype=np.int8)
+        colours = {"#": WALL, ".": FLOOR, "G": GOAL, "L": LAVA}
+        cells = np.array([[colours[c] for c in row] for row in self.layout], dtype=np.int8)
+        cells[self.player] = PLAYER
+        block = np.repeat(np.repeat(cells, self.SCALE, axis=0), self.SCALE, axis=1)
+        grid[self.TOP : self.TOP + block.shape[0], : block.shape[1]] = block
+        if self.remaining is not None:
+            grid[0:2, : self.remaining] = BAR
+        return grid
+
+    def observe(self, action: Action | None) -> Observation:
+        """Observation of the current state."""
+        grid = self.render()
+        return Observation(
+            grid=grid,
+            frames=(grid,),
+            state=self.state,
+            levels_completed=self.level,
+            win_levels=len(self.levels),
+            available_actions=(1, 2, 3, 4, 5),
+            step=self.actions,
+            last_action=action,
+        )
+
+    def reset(self) -> Observation:
+        """Restart the current level (the whole game after a win)."""
+        if self.state == "WIN":
+            self.level = 0
+        self.state = "NOT_FINISHED"
+        self._load_level()
+        return self.observe(Action(RESET))
+
+    def step(self, action: Action) -> Observation:
+        """Apply one action."""
+        self.actions += 1
+        if action.id == RESET:
+            return self.reset()
+        if self.state != "NOT_FINISHED":
+            raise RuntimeError(f"step {action.label()} in state {self.state}")
+        if action.id in MOVES:
+            dy, dx = MOVES[action.id]
+            y, x = self.player[0] + dy, self.player[1] + dx
+            if self.layout[y][x] != "#":
+                self.player = (y, x)
+        cell = self.layout[self.player[0]][self.player[1]]
+        if self.remaining is not None:
+            self.remaining -= 1
+        if cell == "G":
+            self.level += 1
+            if self.level == len(self.levels):
+                self.state = "WIN"
+            else:
+                self._load_level()
+        elif cell == "L" or self.remaining == 0:
+            self.state = "GAME_OVER"
+        return self.observe(action)
+
+
+@dataclass
+class LampPuzzle:
+    """Click-only puzzle: button i toggles lamps i and i+1; light every lamp to win. Decoys do nothing.
+
+    Drawn on an 8x8 logical grid at 8 pixels per cell: lamps (2 off, 14 on) on row 1, buttons (12) on
+    row 4, decoy blocks (7) on row 6.
+    """
+
+    lamps: int = 5
+    lamp_on: list[bool] = field(default_factory=list)
+    actions: int = 0
+    state: str = "NOT_FINISHED"
+    info: GameInfo = field(default_factory=lambda: GameInfo("lamps-test", "lamps", (0,)))
+
+    def __post_init__(self) -> None:
+        self.lamp_on = [False] * self.lamps
+
+    def render(self) -> Grid:
+        """The current 64x64 frame."""
+        cells = np.zeros((8, 8), dtype=np.int8)
+        for i, on in enumerate(self.lamp_on):
+            cells[1, 1 + i] = 14 if on else 2
+            cells[4, 1 + i] = 12
+        cells[6, 1] = cells[6, 5] = 7
+        return np.repeat(np.repeat(cells, 8, axis=0), 8, axis=1)
+
+    def observe(self, action: Action | None) -> Observation:
+        """Observation of the current state."""
+        grid = self.render()
+        return Observation(grid, (grid,), self.state, int(self.state == "WIN"), 1, (CLICK,), self.actions, action)
+
+    def reset(self) -> Observation:
+        """Switch every lamp off."""
+        self.__post_init__()
+        self.state = "NOT_FINISHED"
+        return self.observe(Action(RESET))
+
+    def step(self, action: Action) -> Observation:
+        """Apply one click."""
+        self.actions += 1
+        if action.id == RESET:
+            return self.reset()
+        if action.is_click and action.x is not None and action.y is not None:
+            cx, cy = action.x // 8, action.y // 8
+            if cy == 4 and 1 <= cx <= self.lamps:
+                for i in (cx - 1, cx):
+                    if i < self.lamps:
+                        self.lamp_on[i] = not self.lamp_on[i]
+        if all(self.lamp_on):
+            self.state = "WIN"
+        return self.observe(action)
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """One agent decision: the observation it saw and the action it chose."""
+
+    obs: Observation
+    action: Action
+
+
+def play(env: MazeWorld | LampPuzzle, agent: object, budget: int) -> tuple[list[Played], Observation]:
+    """Drive `agent` like the real runner: RESET after GAME_OVER without asking the agent; stop at WIN."""
+    agent.begin(env.info, budget)  # type: ignore[attr-defined]
+    obs = env.reset()
+    history: list[Played] = []
+    while env.actions < budget and obs.state != "WIN":
+        if obs.game_over:
+            obs = env.step(Action(RESET))
+            continue
+        action = agent.act(obs)  # type: ignore[attr-defined]
+        if action is None:
+            break
+        history.append(Played(obs, action))
+        obs = env.step(action)
+    return history, obs
