@@ -47,7 +47,7 @@ def rank_click_targets(
         if mask is not None and mask[y, x]:
             continue
         score = salience(comp, counts[comp.colour] / total, px)
-        target = ClickTarget(Action(CLICK, x=x, y=y), comp.colour, comp.size, round(score, 6))
+        target = ClickTarget(Action(CLICK, x=x, y=y), comp.colour, comp.size, round(float(score), 6))
         ranked.append((-target.salience, y, x, target))
     ranked.sort(key=lambda item: item[:3])
     return tuple(item[3] for item in ranked[:limit])

@@ -6,9 +6,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
-from typing import Any, TypeVar
-
-T = TypeVar("T")
+from typing import Any
 
 TRANSIENT_STATUS = frozenset({408, 409, 429}) | frozenset(range(500, 600))
 
@@ -26,7 +24,7 @@ class RetryPolicy:
         """Seconds to wait before retry number `retry_number` (0-based)."""
         if retry_after_s is not None:
             return min(max(retry_after_s, 0.0), self.max_delay_s)
-        return min(self.base_delay_s * 2**retry_number, self.max_delay_s)
+        return min(self.base_delay_s * 2.0**retry_number, self.max_delay_s)
 
 
 class RetriesExhausted(Exception):
@@ -44,7 +42,7 @@ def describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-def call_with_retries(
+def call_with_retries[T](
     call: Callable[[], T], is_transient: Callable[[BaseException], bool], policy: RetryPolicy
 ) -> tuple[T, int]:
     """Run `call`, retrying transient errors; return (result, retries) or raise `RetriesExhausted`."""

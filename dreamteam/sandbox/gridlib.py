@@ -56,15 +56,14 @@ class Grid:
         """Number of columns."""
         return self._width
 
-    def cell_bytes(self) -> bytes:
-        """All cells row by row, one byte per cell (used by the replay engine, not by artifacts)."""
+    def _cell_bytes(self) -> bytes:
+        # Underscore names are unreachable from artifact code; the engine and helpers use these.
         return self._buf
 
     def rows(self) -> tuple[tuple[int, ...], ...]:
         """The grid as a tuple of row tuples."""
         if self._rows is None:
-            buf, width = self._buf, self._width
-            self._rows = tuple(tuple(buf[y * width : (y + 1) * width]) for y in range(self._height))
+            self._rows = tuple(map(tuple, self._view().tolist()))
         return self._rows
 
     def tolist(self) -> list[list[int]]:
@@ -77,8 +76,7 @@ class Grid:
             raise IndexError(f"cell ({x}, {y}) is outside the {self._width}x{self._height} grid")
         return self._buf[y * self._width + x]
 
-    def array(self) -> npt.NDArray[np.uint8]:
-        """A read-only numpy view (for the helpers in this module; artifacts cannot reach it)."""
+    def _view(self) -> npt.NDArray[np.uint8]:
         if self._array is None:
             view = np.frombuffer(self._buf, dtype=np.uint8).reshape(self._height, self._width)
             self._array = view
@@ -105,6 +103,12 @@ class Grid:
 
     __hash__ = None  # type: ignore[assignment]
 
+    def __copy__(self) -> Grid:
+        return self
+
+    def __deepcopy__(self, memo: Any) -> Grid:
+        return self
+
     def __repr__(self) -> str:
         return f"Grid({self._width}x{self._height})"
 
@@ -112,7 +116,7 @@ class Grid:
 def as_array(g: Any) -> npt.NDArray[Any]:
     """A 2-D integer array for a Grid or a list of row lists (raises ValueError otherwise)."""
     if isinstance(g, Grid):
-        return g.array()
+        return g._view()
     arr = np.asarray(g)
     if arr.ndim != 2 or not np.issubdtype(arr.dtype, np.integer):
         raise ValueError("expected a grid: a Grid or a rectangular list of lists of ints")
@@ -145,7 +149,7 @@ def copy(g: Any) -> list[list[int]]:
 def count(g: Any, color: int) -> int:
     """How many cells have `color`."""
     if isinstance(g, Grid):
-        return g.cell_bytes().count(color) if 0 <= color < 256 else 0
+        return g._cell_bytes().count(color) if 0 <= color < 256 else 0
     return int(np.count_nonzero(as_array(g) == color))
 
 

@@ -136,8 +136,8 @@ class MazeWorld:
 class LampPuzzle:
     """Click-only puzzle: button i toggles lamps i and i+1; light every lamp to win. Decoys do nothing.
 
-    Drawn on an 8x8 logical grid at 8 pixels per cell: lamps (2 off, 14 on) on row 1, buttons (12) on
-    row 4, decoy blocks (7) on row 6.
+    Drawn on a 16x16 logical grid at 4 pixels per cell: lamps (2 off, 14 on) on row 2, buttons (12) on
+    row 8, decoy blocks (7) on row 12, all in every other column so that no two touch.
     """
 
     lamps: int = 5
@@ -151,12 +151,12 @@ class LampPuzzle:
 
     def render(self) -> Grid:
         """The current 64x64 frame."""
-        cells = np.zeros((8, 8), dtype=np.int8)
+        cells = np.zeros((16, 16), dtype=np.int8)
         for i, on in enumerate(self.lamp_on):
-            cells[1, 1 + i] = 14 if on else 2
-            cells[4, 1 + i] = 12
-        cells[6, 1] = cells[6, 5] = 7
-        return np.repeat(np.repeat(cells, 8, axis=0), 8, axis=1)
+            cells[2, 1 + 2 * i] = 14 if on else 2
+            cells[8, 1 + 2 * i] = 12
+        cells[12, 2] = cells[12, 10] = 7
+        return np.repeat(np.repeat(cells, 4, axis=0), 4, axis=1)
 
     def observe(self, action: Action | None) -> Observation:
         """Observation of the current state."""
@@ -175,9 +175,10 @@ class LampPuzzle:
         if action.id == RESET:
             return self.reset()
         if action.is_click and action.x is not None and action.y is not None:
-            cx, cy = action.x // 8, action.y // 8
-            if cy == 4 and 1 <= cx <= self.lamps:
-                for i in (cx - 1, cx):
+            cx, cy = action.x // 4, action.y // 4
+            button = (cx - 1) // 2
+            if cy == 8 and cx % 2 == 1 and 0 <= button < self.lamps:
+                for i in (button, button + 1):
                     if i < self.lamps:
                         self.lamp_on[i] = not self.lamp_on[i]
         if all(self.lamp_on):

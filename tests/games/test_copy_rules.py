@@ -47,7 +47,7 @@ def test_click_on_canvas_cycles_the_cell_through_the_palette_and_wraps() -> None
 
 def test_click_on_the_target_or_the_gap_changes_nothing() -> None:
     game = _new_game()
-    before = game.perform_action(ActionInput(id=GameAction.ACTION6, data={"x": 0, "y": 0}), raw=True).frame[-1]
+    before = _click(game, 0, 0).frame[-1]  # a click in the corner, outside both panels
     tx, ty = game.target_origin()
     for grid_x, grid_y in [(tx, ty), (tx + 1, ty + 1), (game.pattern_size + 1, 1)]:
         fd = _click(game, *display_point(game, grid_x, grid_y))

@@ -63,7 +63,12 @@ def test_sliding_over_the_spark_picks_it_up_and_only_the_corner_shows_it() -> No
     after = _act(game, RIGHT).frame[-1]
     assert game.carrying and game.player == (6, 1)
     assert _colour(after, game, 0, 0) == SPARK
-    changed = {(x, y) for x in range(8) for y in range(8) if _colour(before, game, x, y) != _colour(after, game, x, y)}
+    changed = {
+        (x, y)
+        for x in range(8)
+        for y in range(8)
+        if _colour(before, game, x, y) != _colour(after, game, x, y)
+    }
     assert changed == {(0, 0), (1, 1), (6, 1)}
 
 

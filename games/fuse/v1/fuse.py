@@ -104,7 +104,9 @@ def _cells_of(rows: tuple[str, ...], letter: str) -> set[tuple[int, int]]:
 def _build_level(index: int, spec: dict[str, Any]) -> Level:
     """One level: a single board sprite redrawn from the game's state after every animation frame."""
     width, height = len(spec["map"][0]), len(spec["map"])
-    board = Sprite(np.full((height, width), FLOOR, dtype=np.int8), name="board", blocking=BlockingMode.NOT_BLOCKED)
+    board = Sprite(
+        np.full((height, width), FLOOR, dtype=np.int8), name="board", blocking=BlockingMode.NOT_BLOCKED
+    )
     return Level(sprites=[board], grid_size=(width, height), data={"spec": spec}, name=f"fuse-{index + 1}")
 
 
@@ -132,7 +134,9 @@ class Fuse(ARCBaseGame):
     def __init__(self, seed: int = 0) -> None:
         levels = [_build_level(i, spec) for i, spec in enumerate(LEVELS)]
         camera = Camera(background=FLOOR, letter_box=FLOOR)
-        super().__init__(game_id="fuse", levels=levels, camera=camera, available_actions=[1, 2, 3, 4], seed=seed)
+        super().__init__(
+            game_id="fuse", levels=levels, camera=camera, available_actions=[1, 2, 3, 4], seed=seed
+        )
 
     def on_set_level(self, level: Level) -> None:
         """Parse the level map into the game's state, then draw."""

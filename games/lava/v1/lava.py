@@ -22,7 +22,16 @@ STEP_OF_LETTER: dict[str, tuple[int, int]] = {"U": (0, -1), "D": (0, 1), "L": (-
 # A sentry is (x, y, moves): it takes one move per action and repeats the moves forever.
 LEVELS: tuple[dict[str, Any], ...] = (
     {
-        "map": ("########", "#P.....#", "#.LL...#", "#.LL.L.#", "#....L.#", "#LLL.L.#", "#....LG#", "########"),
+        "map": (
+            "########",
+            "#P.....#",
+            "#.LL...#",
+            "#.LL.L.#",
+            "#....L.#",
+            "#LLL.L.#",
+            "#....LG#",
+            "########",
+        ),
         "sentries": (),
     },
     {
@@ -116,7 +125,9 @@ def _cells_of(rows: tuple[str, ...], letter: str) -> set[tuple[int, int]]:
 def _build_level(index: int, spec: dict[str, Any]) -> Level:
     """One level: a single board sprite redrawn from the game's state after every action."""
     width, height = len(spec["map"][0]), len(spec["map"])
-    board = Sprite(np.full((height, width), FLOOR, dtype=np.int8), name="board", blocking=BlockingMode.NOT_BLOCKED)
+    board = Sprite(
+        np.full((height, width), FLOOR, dtype=np.int8), name="board", blocking=BlockingMode.NOT_BLOCKED
+    )
     return Level(sprites=[board], grid_size=(width, height), data={"spec": spec}, name=f"lava-{index + 1}")
 
 
@@ -139,7 +150,9 @@ class Lava(ARCBaseGame):
     def __init__(self, seed: int = 0) -> None:
         levels = [_build_level(i, spec) for i, spec in enumerate(LEVELS)]
         camera = Camera(background=FLOOR, letter_box=FLOOR)
-        super().__init__(game_id="lava", levels=levels, camera=camera, available_actions=[1, 2, 3, 4, 5], seed=seed)
+        super().__init__(
+            game_id="lava", levels=levels, camera=camera, available_actions=[1, 2, 3, 4, 5], seed=seed
+        )
 
     def on_set_level(self, level: Level) -> None:
         """Parse the level map and sentry routes into the game's state, then draw."""
@@ -183,7 +196,12 @@ class Lava(ARCBaseGame):
         """Paint walls, lava, goal, player and (on top) sentries onto the board sprite."""
         board = self.current_level.get_sprites_by_name("board")[0]
         pixels = np.full(board.pixels.shape, FLOOR, dtype=np.int8)
-        for cells, colour in ((self.walls, WALL), (self.lava, LAVA), ({self.goal}, GOAL), ({self.player}, PLAYER)):
+        for cells, colour in (
+            (self.walls, WALL),
+            (self.lava, LAVA),
+            ({self.goal}, GOAL),
+            ({self.player}, PLAYER),
+        ):
             for x, y in cells:
                 pixels[y, x] = colour
         for x, y in self.sentries_at(self.tick):

@@ -69,7 +69,13 @@ def _parse_rooms(rooms: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, An
                     goals.append(cell)
         modes.append(mode)
         left += len(rows[0])
-    return {"walls": walls, "avatars": avatars, "goals": goals, "modes": modes, "size": (left, len(rooms[0][1]))}
+    return {
+        "walls": walls,
+        "avatars": avatars,
+        "goals": goals,
+        "modes": modes,
+        "size": (left, len(rooms[0][1])),
+    }
 
 
 def room_move(mode: str, action: int) -> tuple[int, int]:
@@ -85,7 +91,9 @@ def room_move(mode: str, action: int) -> tuple[int, int]:
 def _build_level(index: int, spec: dict[str, Any]) -> Level:
     """One level: a single board sprite redrawn from the game's state after every action."""
     width, height = _parse_rooms(spec["rooms"])["size"]
-    board = Sprite(np.full((height, width), FLOOR, dtype=np.int8), name="board", blocking=BlockingMode.NOT_BLOCKED)
+    board = Sprite(
+        np.full((height, width), FLOOR, dtype=np.int8), name="board", blocking=BlockingMode.NOT_BLOCKED
+    )
     return Level(sprites=[board], grid_size=(width, height), data={"spec": spec}, name=f"twin-{index + 1}")
 
 
@@ -107,7 +115,9 @@ class Twin(ARCBaseGame):
     def __init__(self, seed: int = 0) -> None:
         levels = [_build_level(i, spec) for i, spec in enumerate(LEVELS)]
         camera = Camera(background=FLOOR, letter_box=FLOOR)
-        super().__init__(game_id="twin", levels=levels, camera=camera, available_actions=[1, 2, 3, 4], seed=seed)
+        super().__init__(
+            game_id="twin", levels=levels, camera=camera, available_actions=[1, 2, 3, 4], seed=seed
+        )
 
     def on_set_level(self, level: Level) -> None:
         """Parse the level's rooms into the game's state, then draw."""
@@ -121,7 +131,9 @@ class Twin(ARCBaseGame):
     def step(self) -> None:
         """Resolve one key: move every avatar its own way, then check whether all stand on their goals."""
         if self.action.id.value in MOVES:
-            self.avatars = [self._moved(cell, mode) for cell, mode in zip(self.avatars, self.modes, strict=True)]
+            self.avatars = [
+                self._moved(cell, mode) for cell, mode in zip(self.avatars, self.modes, strict=True)
+            ]
             if self.avatars == self.goals:
                 self.next_level()
         self._draw()

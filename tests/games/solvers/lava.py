@@ -51,7 +51,9 @@ def solve_level(game: Any, level_index: int) -> list[Step]:
     raise ValueError(f"lava level {level_index} has no safe path to the goal")
 
 
-def _path(parents: dict[tuple[Cell, int], tuple[tuple[Cell, int], int] | None], end: tuple[Cell, int]) -> list[Step]:
+def _path(
+    parents: dict[tuple[Cell, int], tuple[tuple[Cell, int], int] | None], end: tuple[Cell, int]
+) -> list[Step]:
     steps: list[Step] = []
     link = parents[end]
     while link is not None:
