@@ -84,7 +84,9 @@ def regenerate(version_dir: Path, check_only: bool) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     """Command-line entry point; returns the process exit code."""
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("game_ids", nargs="*", help="only these game ids (default: every game in games/)")
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if any baseline differs")
     args = parser.parse_args(argv)

@@ -87,7 +87,9 @@ def build_level(index: int, layout: list[str], scramble: str) -> Level:
     pixels = board_pixels(layout, start_state(layout, scramble))
     board = Sprite(pixels, name="board", x=0, y=0, layer=0, tags=["board", "sys_click"])
     size = (pixels.shape[1], pixels.shape[0])
-    return Level(sprites=[board], grid_size=size, data={"layout": layout, "scramble": scramble}, name=f"flip-{index}")
+    return Level(
+        sprites=[board], grid_size=size, data={"layout": layout, "scramble": scramble}, name=f"flip-{index}"
+    )
 
 
 class Flip(ARCBaseGame):

@@ -87,25 +87,19 @@ LEVELS: list[list[str]] = [
 ]
 
 
-def group_of(char: str) -> int | None:
-    """Colour group index (0-3) of a door, key or plate character, else None."""
-    for chars in (CLOSED_DOORS, OPEN_DOORS, KEYS, PLATES):
-        if char in chars:
-            return chars.index(char)
-    return None
+GROUP_KINDS = ((CLOSED_DOORS, "solid"), (OPEN_DOORS, "open"), (KEYS, "key"), (PLATES, "plate"))
 
 
 def cell_look(char: str) -> tuple[str, int] | None:
     """Shape name and colour a map character is drawn with (None for floor and the player)."""
-    group = group_of(char)
     if char == "#":
         return "solid", WALL
     if char == "E":
         return "solid", EXIT
-    if group is None:
-        return None
-    kind = "solid" if char in CLOSED_DOORS else "open" if char in OPEN_DOORS else "key" if char in KEYS else "plate"
-    return kind, GROUP_COLOURS[group]
+    for chars, shape in GROUP_KINDS:
+        if char in chars:
+            return shape, GROUP_COLOURS[chars.index(char)]
+    return None
 
 
 def board_pixels(cells: list[list[str]]) -> np.ndarray:
@@ -132,7 +126,9 @@ def build_level(index: int, rows: list[str]) -> Level:
     px, py = start_cell(rows)
     sprites = [
         Sprite(board_pixels(cells), name="board", x=0, y=0, layer=0, tags=["board"]),
-        Sprite(np.full((CELL, CELL), PLAYER), name="player", x=px * CELL, y=py * CELL, layer=1, tags=["player"]),
+        Sprite(
+            np.full((CELL, CELL), PLAYER), name="player", x=px * CELL, y=py * CELL, layer=1, tags=["player"]
+        ),
     ]
     size = (len(rows[0]) * CELL, len(rows) * CELL)
     return Level(sprites=sprites, grid_size=size, data={"rows": rows}, name=f"keys-{index}")

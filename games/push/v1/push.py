@@ -89,12 +89,14 @@ def build_level(index: int, rows: list[str]) -> Level:
     look = {"#": WALL, "T": TARGET, "*": TARGET, "+": TARGET}
     board = np.array([[look.get(c, -1) for c in row] for row in rows], dtype=np.int8)
     targets = cells_of(rows, "T*+")
-    (px, py), = cells_of(rows, "P+")
+    ((px, py),) = cells_of(rows, "P+")
     sprites = [Sprite(board, name="board", x=0, y=0, layer=0, tags=["board"])]
     for x, y in sorted(cells_of(rows, "B*")):
         sprites.append(Sprite(block_colour((x, y), targets), name="block", x=x, y=y, layer=1, tags=["block"]))
     sprites.append(Sprite([[PLAYER]], name="player", x=px, y=py, layer=2, tags=["player"]))
-    return Level(sprites=sprites, grid_size=(len(rows[0]), len(rows)), data={"rows": rows}, name=f"push-{index}")
+    return Level(
+        sprites=sprites, grid_size=(len(rows[0]), len(rows)), data={"rows": rows}, name=f"push-{index}"
+    )
 
 
 class Push(ARCBaseGame):
