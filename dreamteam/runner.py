@@ -51,7 +51,7 @@ def play(session: GameSession, agent: Agent, budget: int, on_step: StepCallback 
         if session.actions_taken >= budget:
             stop = "budget"
             break
-        if obs.game_over:
+        if obs.game_over and not getattr(agent, "handles_game_over", False):
             action: Action | None = Action(RESET)
         else:
             t0 = time.perf_counter()
@@ -60,6 +60,8 @@ def play(session: GameSession, agent: Agent, budget: int, on_step: StepCallback 
             if action is None:
                 stop = "agent ended the session"
                 break
+            if obs.game_over and action.id != RESET:
+                action = Action(RESET)  # after GAME_OVER the engine ignores everything but RESET
             if action.id == RESET and session.reset_would_restart_game:
                 refusals += 1
                 if refusals > MAX_RESET_REFUSALS:

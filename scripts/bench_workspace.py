@@ -27,7 +27,14 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from dreamteam.codec import encode_grid, grid_hash, transition_to_line, transition_to_pretty  # noqa: E402
-from dreamteam.workspace import PatchOutcome, PredictionRecord, StepRecord, Workspace, seed_path  # noqa: E402
+from dreamteam.workspace import (  # noqa: E402
+    PatchOutcome,
+    PredictionRecord,
+    StepRecord,
+    Workspace,
+    commit_message,
+    seed_path,
+)
 from dreamteam.workspace import evidence as ev  # noqa: E402
 from dreamteam.workspace.regression import RegressionWindow  # noqa: E402
 from dreamteam.workspace.repository import GIT_ENV  # noqa: E402
@@ -132,7 +139,7 @@ def bench_git_cli(root: Path, steps: int, window: int, surface_every: int, track
         if step % surface_every == 0:
             (root / "dynamics.py").write_text(dynamics_text(step))
         git("add", "-A")
-        git("commit", "-q", "--allow-empty", "-F", "-", input=record_for(step, False).step.__str__().encode())
+        git("commit", "-q", "--allow-empty", "-F", "-", input=commit_message(record_for(step, False)).encode())
         times.append((time.perf_counter() - start) * 1000)
     return times
 

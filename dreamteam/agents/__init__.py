@@ -10,6 +10,7 @@ from dreamteam.protocols import Agent
 AGENTS: dict[str, str] = {
     "random": "dreamteam.agents.random_agent:RandomAgent",
     "explorer": "dreamteam.agents.explorer:ExplorerAgent",
+    "team": "dreamteam.team.agent:TeamAgent",
 }
 
 

@@ -12,9 +12,13 @@ ActionFilter = Callable[[Action], bool]
 
 
 class ExplorationGraph:
-    """Nodes are states with ordered candidate actions; an action is tested once its outcome was seen."""
+    """Nodes are states with ordered candidate actions; an action is tested once its outcome was seen.
 
-    def __init__(self) -> None:
+    An edge that ended the game `death_limit` times and never survived is dead: tested, and never walked.
+    """
+
+    def __init__(self, death_limit: int = 1) -> None:
+        self.death_limit = death_limit
         self.candidates: dict[StateKey, tuple[Action, ...]] = {}
         self.edges: dict[StateKey, dict[Action, StateKey]] = {}
         self.deaths: dict[tuple[StateKey, Action], int] = {}
@@ -41,17 +45,13 @@ class ExplorationGraph:
         """Record that `action` in state `key` ended in GAME_OVER."""
         self.deaths[(key, action)] = self.deaths.get((key, action), 0) + 1
 
-    def forget_death(self, key: StateKey, action: Action) -> None:
-        """Drop recorded deaths of an edge (they turned out not to be its fault)."""
-        self.deaths.pop((key, action), None)
-
     def is_dead(self, key: StateKey, action: Action) -> bool:
-        """An edge is dead when it killed and was never seen to survive (a budget running out is not its fault)."""
-        return (key, action) in self.deaths and (key, action) not in self.survived
+        """Dead: killed `death_limit` times and never seen to survive (then the deaths were not its fault)."""
+        return self.deaths.get((key, action), 0) >= self.death_limit and (key, action) not in self.survived
 
     def is_tested(self, key: StateKey, action: Action) -> bool:
         """Whether the outcome of `action` in `key` has been observed."""
-        return action in self.edges.get(key, {}) or (key, action) in self.deaths
+        return action in self.edges.get(key, {}) or self.deaths.get((key, action), 0) >= self.death_limit
 
     def untested(self, key: StateKey, allowed: ActionFilter | None = None) -> list[Action]:
         """Untested candidate actions of a state, best first, optionally filtered."""

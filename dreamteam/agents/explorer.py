@@ -9,14 +9,8 @@ import numpy as np
 
 from dreamteam.agents.click_targets import rank_click_targets
 from dreamteam.agents.exploration_graph import ExplorationGraph, StateKey
-from dreamteam.perception import (
-    BoolMask,
-    HudSettings,
-    PixelScale,
-    detect_hud_from_pairs,
-    detect_scale,
-    masked_hash,
-)
+from dreamteam.agents.level_memory import LevelMemory, Step
+from dreamteam.perception import HudSettings, detect_hud_from_pairs, detect_scale
 from dreamteam.types import CLICK, RESET, Action, GameInfo, Grid, Observation
 
 HUD_WINDOW = 64
@@ -29,6 +23,8 @@ class ExplorerOptions:
 
     max_click_targets: int = 16
     useless_after: int = 24
+    death_retries: int = 2
+    reset_when_stuck: bool = True
     hud_checks: tuple[int, ...] = DEFAULT_HUD_CHECKS
     hud: HudSettings = field(default_factory=HudSettings)
 
@@ -42,38 +38,6 @@ class Pending:
     action: Action
 
 
-@dataclass
-class Step:
-    """One observed step of a level: frame before, action, frame after (None when it ended the game)."""
-
-    before: Grid
-    action: Action
-    after: Grid | None
-    life_step: int
-
-
-class LevelMemory:
-    """Everything the explorer knows about one level: its steps, HUD mask, graph and solving edge."""
-
-    def __init__(self, mask: BoolMask, scale: PixelScale) -> None:
-        self.mask = mask
-        self.scale = scale
-        self.steps: list[Step] = []
-        self.graph = ExplorationGraph()
-        self.state_grids: dict[StateKey, Grid] = {}
-        self.exit: tuple[Grid, Action] | None = None
-        self.life_steps = 0
-        self.budget_lengths: set[int] = set()
-
-    def is_budget_death(self, life_step: int) -> bool:
-        """Deaths at a life length already seen to kill are blamed on a move budget, not on the action."""
-        return life_step in self.budget_lengths
-
-    def key(self, grid: Grid) -> StateKey:
-        """The state key of a frame under the current HUD mask."""
-        return masked_hash(grid, self.mask)
-
-
 class ExplorerAgent:
     """Graph explorer: untested actions first, else BFS to the nearest state that still has some."""
 
@@ -85,11 +49,15 @@ class ExplorerAgent:
         *,
         max_click_targets: int = 16,
         useless_after: int = 24,
+        death_retries: int = 2,
+        reset_when_stuck: bool = True,
         hud_checks: tuple[int, ...] = DEFAULT_HUD_CHECKS,
         hud: HudSettings | None = None,
     ) -> None:
         self.seed = seed
-        self.options = ExplorerOptions(max_click_targets, useless_after, tuple(hud_checks), hud or HudSettings())
+        self.options = ExplorerOptions(
+            max_click_targets, useless_after, death_retries, reset_when_stuck, tuple(hud_checks), hud or HudSettings()
+        )
         self._reset_memory()
 
     def _reset_memory(self) -> None:
@@ -118,6 +86,8 @@ class ExplorerAgent:
             return Action(RESET)
         self._available = obs.available_actions
         if obs.last_action is not None and obs.last_action.id == RESET:
+            if self._pending is not None and self._pending.action.id == RESET:
+                self._pending = None  # our own RESET out of a dead end, not a death
             self._record_death()
         self._enter_level(obs)
         key = self._enter_state(obs.grid)
@@ -134,11 +104,12 @@ class ExplorerAgent:
         known = self.level in self.levels
         if self._pending is not None and known and obs.levels_completed > self.level:
             self.memory.exit = (self._pending.grid, self._pending.action)
-        previous_mask = self.memory.mask if known else np.zeros(obs.grid.shape, dtype=bool)
         self.level = obs.levels_completed
         if self.level not in self.levels:
-            self.levels[self.level] = LevelMemory(previous_mask, detect_scale(obs.grid))
-        self.memory.life_steps = 0
+            # No HUD mask carried over: a new level may place (or scale) its status bar differently.
+            self.levels[self.level] = LevelMemory(np.zeros(obs.grid.shape, dtype=bool), detect_scale(obs.grid))
+        if self.memory.start_grid is None:
+            self.memory.start_grid = obs.grid.copy()
         self._pending = None
         self._plan = []
 
@@ -163,8 +134,7 @@ class ExplorerAgent:
         """Add the finished step to the level's evidence and graph; maybe refresh the HUD mask."""
         self._pending = None
         mem = self.memory
-        mem.life_steps += 1
-        mem.steps.append(Step(pending.grid, pending.action, grid.copy(), mem.life_steps))
+        mem.steps.append(Step(pending.grid, pending.action, grid.copy()))
         mem.graph.record(pending.key, pending.action, key)
         self._count_kind(pending.action, changed=key != pending.key)
         if len(mem.steps) in self.options.hud_checks and self._refresh_hud(mem):
@@ -177,18 +147,11 @@ class ExplorerAgent:
         self._plan = []
         if self.level not in self.levels:
             return
-        mem = self.memory
-        life = mem.life_steps + 1
-        mem.life_steps = 0
         if pending is None:
             return
-        if any(s.after is None and s.life_step == life for s in mem.steps):
-            mem.budget_lengths.add(life)
-            for step in mem.steps:
-                if step.after is None and step.life_step == life:
-                    mem.graph.forget_death(mem.key(step.before), step.action)
-        mem.steps.append(Step(pending.grid, pending.action, None, life))
-        if not mem.is_budget_death(life):
+        mem = self.memory
+        mem.steps.append(Step(pending.grid, pending.action, None))
+        if not mem.bar_used_up(pending.grid):
             mem.graph.record_death(pending.key, pending.action)
         self._count_kind(pending.action, changed=True)
 
@@ -205,7 +168,8 @@ class ExplorerAgent:
         """Re-detect the HUD on recent steps; on a new mask rebuild the graph. True if it changed."""
         recent = [s for s in mem.steps[-HUD_WINDOW:] if s.after is not None]
         pairs = [(s.before, s.after) for s in recent if s.after is not None]
-        found = detect_hud_from_pairs(pairs, [s.action.id for s in recent], self.options.hud)
+        clicks = [(s.action.x, s.action.y) if s.action.x is not None and s.action.y is not None else None for s in recent]
+        found = detect_hud_from_pairs(pairs, [s.action.id for s in recent], self.options.hud, clicks)
         merged = mem.mask | found
         if np.array_equal(merged, mem.mask):
             return False
@@ -216,14 +180,14 @@ class ExplorerAgent:
     def _rebuild(self, mem: LevelMemory) -> None:
         """Re-key every recorded state and step under the level's current mask."""
         grids = list(mem.state_grids.values())
-        mem.graph = ExplorationGraph()
+        mem.graph = ExplorationGraph(death_limit=mem.graph.death_limit)
         mem.state_grids = {}
         for grid in grids:
             self._enter_state(grid)
         for step in mem.steps:
             before_key = self._enter_state(step.before)
             if step.after is None:
-                if not mem.is_budget_death(step.life_step):
+                if not mem.bar_used_up(step.before):
                     mem.graph.record_death(before_key, step.action)
             else:
                 mem.graph.record(before_key, step.action, self._enter_state(step.after))
@@ -231,11 +195,30 @@ class ExplorerAgent:
 
     def _choose(self, key: StateKey) -> Action | None:
         """Known exit, else planned path, else untested here, else BFS to the frontier, else random."""
+        graph = self.memory.graph
         for chooser in (self._to_exit, self._follow_plan, self._untested_here, self._to_frontier):
             action = chooser(key)
             if action is not None:
                 return action
+        if self.options.reset_when_stuck and self._start_has_frontier(key):
+            self._plan = []
+            return Action(RESET)
+        while graph.deaths and graph.death_limit <= self.options.death_retries:
+            graph.death_limit += 1  # Everything reachable is tested: give edges that killed once another try.
+            action = self._untested_here(key) or self._to_frontier(key)
+            if action is not None:
+                return action
         return self._random_action(key)
+
+    def _start_has_frontier(self, key: StateKey) -> bool:
+        """Whether untested actions are still reachable from the level's start (and we are elsewhere)."""
+        mem = self.memory
+        if mem.start_grid is None:
+            return False
+        start = mem.key(mem.start_grid)
+        if start == key or start not in mem.graph:
+            return False
+        return bool(mem.graph.untested(start, self._useful) or mem.graph.path_to_frontier(start, self._useful))
 
     def _untested_here(self, key: StateKey) -> Action | None:
         """The best untested action of this state."""

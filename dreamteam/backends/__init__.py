@@ -14,6 +14,7 @@ a role picks it. Typical use from the CLI (the composition root):
 from __future__ import annotations
 
 from dreamteam.backends.calllog import CallLog, CallRecord
+from dreamteam.backends.cli_args import add_backend_arguments, backend_config_from_args
 from dreamteam.backends.config import (
     BackendConfig,
     RoleConfig,
@@ -47,6 +48,8 @@ __all__ = [
     "SchemaError",
     "ScriptExhausted",
     "ScriptedModel",
+    "add_backend_arguments",
+    "backend_config_from_args",
     "build_role_model",
     "build_role_models",
     "check_reachable",

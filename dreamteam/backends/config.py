@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from dreamteam.backends.errors import ConfigError
-from dreamteam.backends.registry import BACKENDS, LLM_BACKENDS
+from dreamteam.backends.registry import BACKENDS, LLM_BACKENDS, load_factory
 from dreamteam.backends.schemas import ROLES
 
 DEFAULT_MODELS = {"anthropic": "claude-sonnet-4-5", "openai": "gpt-4.1-mini"}
@@ -158,9 +158,11 @@ def _first(values: tuple[str | None, ...]) -> str:
 
 
 def validate_config(config: BackendConfig, *, preflight: bool = True, connect_timeout_s: float = 2.0) -> None:
-    """Raise ConfigError for anything that would fail later: missing keys or files, unreachable servers."""
+    """Raise ConfigError for what would fail later: unloadable backends, missing keys or files, dead servers."""
     if config.openai_structured not in ("json_schema", "tool"):
         raise ConfigError(f"DREAMTEAM_OPENAI_STRUCTURED must be json_schema or tool, got {config.openai_structured!r}")
+    for name in sorted({r.backend for r in config.roles} | {r.live for r in config.roles}):
+        load_factory(name)
     _check_keys(config)
     _check_files(config)
     if preflight:

@@ -14,7 +14,7 @@ from dreamteam.protocols import RoleRequest
 
 PROMPTS_DIR = Path(__file__).parent / "prompts"
 HEX = "0123456789abcdef"
-GRID_HINTS = ("grid", "frame", "board", "mask", "image")
+GRID_HINTS = ("grid", "frame", "board", "mask", "image", "before", "after")
 INLINE_LIMIT = 100
 
 
@@ -43,7 +43,7 @@ class PromptRenderer:
             lstrip_blocks=True,
             keep_trailing_newline=True,
         )
-        self.env.filters["compact"] = compact
+        self.env.filters["section"] = render_section
         self.env.filters["tojson_compact"] = lambda value: json.dumps(value, separators=(",", ":"))
 
     def render(self, request: RoleRequest) -> Prompt:
@@ -63,19 +63,30 @@ class PromptRenderer:
 
 
 def is_grid(value: Any, key: str = "") -> bool:
-    """Whether `value` is a 2-D list of colour indices 0-15 worth showing as hex rows."""
+    """Whether `value` is a grid worth showing as hex rows: 2-D colour indices 0-15, or hex-string rows."""
     if not isinstance(value, list | tuple) or len(value) < 2:
         return False
+    hinted = any(hint in key.lower() for hint in GRID_HINTS)
+    if all(isinstance(row, str) for row in value):  # hex rows need a hinting key: hash lists look the same
+        return hinted and len({len(row) for row in value}) == 1 and all(ch in HEX for row in value for ch in row)
     rows = [row for row in value if isinstance(row, list | tuple)]
     if len(rows) != len(value) or len({len(row) for row in rows}) != 1 or len(rows[0]) < 2:
         return False
     cells_ok = all(type(c) is int and 0 <= c <= 15 for row in rows for c in row)
-    return cells_ok and (len(rows[0]) >= 5 or any(hint in key.lower() for hint in GRID_HINTS))
+    return cells_ok and (len(rows[0]) >= 5 or hinted)
 
 
 def hex_rows(grid: Any) -> list[str]:
-    """One string per row, one hex digit per cell."""
-    return ["".join(HEX[int(cell)] for cell in row) for row in grid]
+    """One string per row, one hex digit per cell (rows already in hex are kept)."""
+    return [row if isinstance(row, str) else "".join(HEX[int(cell)] for cell in row) for row in grid]
+
+
+def render_section(value: Any, key: str) -> str:
+    """A top-level context entry: mappings one `key: value` line per entry, anything else `compact`."""
+    value = value.tolist() if hasattr(value, "tolist") else value
+    if isinstance(value, Mapping) and value:
+        return "\n".join(_entry(str(k), v, 0) for k, v in value.items())
+    return compact(value, key)
 
 
 def compact(value: Any, key: str = "", indent: int = 0) -> str:

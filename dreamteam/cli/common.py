@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from dreamteam.agents import build_agent
 from dreamteam.env.catalog import Catalog, env_dirs_from
@@ -32,10 +33,10 @@ def catalog_for(args: argparse.Namespace, *, include_bundled: bool = True) -> Ca
     return Catalog.scan(env_dirs_from(args.env_dir, include_bundled=include_bundled))
 
 
-def make_agent(name: str, seed: int) -> Agent:
+def make_agent(name: str, seed: int, **options: Any) -> Agent:
     """Build a registered agent, turning an unknown name or bad options into a clear user error."""
     try:
-        return build_agent(name, seed=seed)
+        return build_agent(name, seed=seed, **options)
     except ValueError as exc:
         raise UserError(str(exc)) from exc
 

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from dreamteam.cli.common import add_agent_args, add_env_args, catalog_for, make_agent, positive
+from dreamteam.cli.team_args import add_team_args, team_backends, team_options
 from dreamteam.env.recording import RecordingWriter
 from dreamteam.env.session import Arena
 from dreamteam.paths import default_replays_dir
@@ -39,6 +40,7 @@ def register(sub: Any) -> None:
     add_agent_args(p, DEFAULT_AGENT)
     add_env_args(p)
     p.add_argument("--out", metavar="RUN_DIR", help="run directory (default: replays/<run-id>/)")
+    add_team_args(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(handler=run)
 
@@ -50,12 +52,15 @@ def run(args: argparse.Namespace) -> int:
     if not args.online:
         catalog.require_games()
         info = catalog.game_info(args.game)
-    agent = make_agent(args.agent, args.seed)
-    arena = Arena(catalog, online=args.online)
     game_id = info.game_id if not args.online else args.game
+    backends = team_backends(args) if args.agent == "team" else None
     run_dir = create_run_dir(Path(args.out) if args.out else default_replays_dir() / new_run_id(game_id, args.agent))
+    agent = make_agent(args.agent, args.seed, **team_options(args, run_dir, backends))
+    arena = Arena(catalog, online=args.online)
     meta: dict[str, Any] = {
         "run_id": run_dir.name, "game_id": game_id, "agent": args.agent, "seed": args.seed, "budget": budget,
+        "backends": backends.summary() if backends else {}, "seed_workspace": args.seed_workspace,
+        "patch_policy": args.policy,
         "online": bool(args.online), "env_dirs": [str(d) for d in catalog.dirs],
         "code_version": code_version(), "started_at": now_iso(), "status": "running",
     }
@@ -70,6 +75,9 @@ def run(args: argparse.Namespace) -> int:
     scorecard = arena.scorecard(card)
     write_json(run_dir / SCORECARD, scorecard)
     meta.update(status="finished", ended_at=now_iso(), result=_result_json(result))
+    totals = getattr(agent, "totals", None)
+    if callable(totals):
+        meta["calls"] = totals()
     write_json(run_dir / RUN_JSON, meta)
     print_table(level_table(game_summary(scorecard, game_id)))
     print(f"stopped: {result.stop_reason} · run written to {run_dir}")

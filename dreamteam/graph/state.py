@@ -22,7 +22,8 @@ class StepState(TypedDict, total=False):
     feedback: dict[str, str]
     patches: list[dict[str, Any]]
     action: dict[str, Any] | None
-    head: str
+    committed: int
+    level_changed: bool
 
 
 class StepLogic(Protocol):

@@ -8,11 +8,14 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from dreamteam.perception.segmentation import BoolMask, detect_background, segment
 from dreamteam.types import Grid
 
 MASKED_VALUE = 16
+COUNTER_SPREAD = 3.0
+"""A two-way region counts as a counter only if all its changed cells fit in this many steps' worth of change."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,8 +24,9 @@ class HudSettings:
 
     min_steps: int = 5
     min_fraction: float = 0.9
-    max_area_fraction: float = 0.15
-    join_radius: int = 2
+    max_area_fraction: float = 0.25
+    join_radius: int = 1
+    click_radius: int = 2
 
 
 def empty_mask(shape: tuple[int, int] = (64, 64)) -> BoolMask:
@@ -31,7 +35,7 @@ def empty_mask(shape: tuple[int, int] = (64, 64)) -> BoolMask:
 
 
 def _dilate(mask: BoolMask, radius: int) -> BoolMask:
-    """Square dilation by `radius` cells (numpy shifts, no scipy)."""
+    """4-neighbour dilation applied `radius` times (numpy shifts, no scipy)."""
     out = mask.copy()
     for _ in range(radius):
         grown = out.copy()
@@ -43,19 +47,96 @@ def _dilate(mask: BoolMask, radius: int) -> BoolMask:
     return out
 
 
-def _active_everywhere(
-    region: BoolMask, changes: Sequence[BoolMask], keys: Sequence[Hashable] | None, settings: HudSettings
-) -> bool:
-    """Whether the region changed on enough steps overall and for every action kind seen twice or more."""
-    active = [bool(change[region].any()) for change in changes]
-    if sum(active) < settings.min_fraction * len(active):
+def _often(hits: list[bool], fraction: float) -> bool:
+    return bool(hits) and sum(hits) >= fraction * len(hits)
+
+
+@dataclass(frozen=True, slots=True)
+class _Evidence:
+    """Per-step change masks of a window of steps, with what the detector needs about each step."""
+
+    changes: list[BoolMask]
+    keys: list[Hashable]
+    clicks: list[tuple[int, int] | None]
+    from_bits: npt.NDArray[np.int32]
+    to_bits: npt.NDArray[np.int32]
+
+    @staticmethod
+    def of(
+        pairs: Sequence[tuple[Grid, Grid]],
+        keys: Sequence[Hashable] | None,
+        clicks: Sequence[tuple[int, int] | None] | None,
+    ) -> _Evidence:
+        """Collect change masks and, per cell, the bit sets of colours it changed from and to."""
+        changes = [before != after for before, after in pairs]
+        from_bits = np.zeros(changes[0].shape, dtype=np.int32)
+        to_bits = np.zeros(changes[0].shape, dtype=np.int32)
+        for (before, after), change in zip(pairs, changes, strict=True):
+            from_bits[change] |= np.left_shift(1, before[change].astype(np.int32) & 0xF)
+            to_bits[change] |= np.left_shift(1, after[change].astype(np.int32) & 0xF)
+        n = len(changes)
+        return _Evidence(
+            changes,
+            list(keys) if keys is not None else [None] * n,
+            list(clicks or [None] * n),
+            from_bits,
+            to_bits,
+        )
+
+
+def _regardless_of_action(active: list[bool], keys: list[Hashable], cfg: HudSettings) -> bool:
+    """Changed on almost every step, and on almost every step of each action kind seen twice or more."""
+    if not _often(active, cfg.min_fraction):
         return False
-    if keys is None:
-        return True
     per_key: dict[Hashable, list[bool]] = defaultdict(list)
     for key, hit in zip(keys, active, strict=True):
         per_key[key].append(hit)
-    return all(sum(hits) >= settings.min_fraction * len(hits) for hits in per_key.values() if len(hits) >= 2)
+    return all(_often(hits, cfg.min_fraction) for hits in per_key.values() if len(hits) >= 2)
+
+
+def _answers_clicks(area: BoolMask, ev: _Evidence, radius: int) -> bool:
+    """Whether the region ever changed right where (or next to where) that step clicked: a game response."""
+    rows, cols = area.shape
+    for change, click in zip(ev.changes, ev.clicks, strict=True):
+        if click is None:
+            continue
+        x, y = click
+        window = (change & area)[
+            max(0, y - radius) : min(rows, y + radius + 1), max(0, x - radius) : min(cols, x + radius + 1)
+        ]
+        if window.any():
+            return True
+    return False
+
+
+def _is_used_up_bar(area: BoolMask, ev: _Evidence, cfg: HudSettings) -> bool:
+    """Changes only one way (never back to a colour it left) on nearly every step that changed anything."""
+    changed_here = np.logical_or.reduce(ev.changes) & area
+    if np.any(ev.from_bits[changed_here] & ev.to_bits[changed_here]):
+        return False
+    hits = [bool(c[area].any()) for c in ev.changes if c.any()]
+    return len(hits) >= cfg.min_steps and _often(hits, cfg.min_fraction)
+
+
+def _is_counter_like(area: BoolMask, ev: _Evidence, cfg: HudSettings) -> bool:
+    """A compact spot that changes (both ways) on nearly every step whatever the action."""
+    active = [bool(c[area].any()) for c in ev.changes]
+    changed_here = np.logical_or.reduce(ev.changes) & area
+    mean_area = sum(int((c & area).sum()) for c in ev.changes) / max(1, sum(active))
+    compact = int(changed_here.sum()) <= COUNTER_SPREAD * mean_area
+    return compact and _regardless_of_action(active, ev.keys, cfg)
+
+
+def _status_regions(areas: list[BoolMask], ev: _Evidence, cfg: HudSettings) -> list[BoolMask]:
+    """Bars, plus counters seen ticking on some step where nothing but status regions changed."""
+    candidates = [a for a in areas if not _answers_clicks(a, ev, cfg.click_radius)]
+    bars = [a for a in candidates if _is_used_up_bar(a, ev, cfg)]
+    counters = [a for a in candidates if not any(a is b for b in bars) and _is_counter_like(a, ev, cfg)]
+    status = np.logical_or.reduce(bars + counters) if bars or counters else None
+    if status is None:
+        return []
+    alone = [c for c in ev.changes if c.any() and not c[~status].any()]
+    return bars + [a for a in counters if any(c[a].any() for c in alone)]
 
 
 def _extent(changed: BoolMask, first_frame: Grid, settings: HudSettings) -> BoolMask:
@@ -77,37 +158,44 @@ def detect_hud_from_pairs(
     pairs: Sequence[tuple[Grid, Grid]],
     action_keys: Sequence[Hashable] | None = None,
     settings: HudSettings | None = None,
+    clicks: Sequence[tuple[int, int] | None] | None = None,
 ) -> BoolMask:
-    """Mask of regions that changed in almost every (before, after) pair, regardless of the action taken."""
+    """Mask of status-bar regions seen over (before, after) step pairs.
+
+    Changed cells are joined into regions (gaps up to `join_radius`). A region is HUD when it only ever
+    changes one way (a bar being used up, never refilled within a life) and does so on almost every step
+    that changed anything, or when it is a compact spot (a counter, a clock) that changes on almost every
+    step whatever the action and is seen changing when nothing but status regions did. A player's trail changes both ways and spreads
+    out, so it is neither; a region that changes where a step clicked (`clicks[i]` = (x, y)) is the game
+    answering the click, never HUD. The mask is the region's bounding box, widened to the whole bar it
+    belongs to in the first frame.
+    """
     cfg = settings or HudSettings()
     if not pairs:
         return empty_mask()
     shape = pairs[0][0].shape
     if len(pairs) < cfg.min_steps:
         return empty_mask(shape)
-    changes = [before != after for before, after in pairs]
-    union = np.logical_or.reduce(changes)
-    if not union.any():
-        return empty_mask(shape)
+    ev = _Evidence.of(pairs, action_keys, clicks)
+    union = np.logical_or.reduce(ev.changes)
     regions = segment(_dilate(union, cfg.join_radius).astype(np.int8), background=0).objects
+    areas = [r.full_mask() for r in regions]
+    areas = [a for a in areas if (union & a).sum() <= cfg.max_area_fraction * union.size]
     hud = empty_mask(shape)
-    for region in regions:
-        area = region.full_mask()
-        if not _active_everywhere(area, changes, action_keys, cfg):
-            continue
-        changed_here = union & area
-        if changed_here.sum() > cfg.max_area_fraction * union.size:
-            continue
-        hud |= _extent(changed_here, pairs[0][0], cfg)
+    for area in _status_regions(areas, ev, cfg):
+        hud |= _extent(union & area, pairs[0][0], cfg)
     return hud
 
 
 def detect_hud(
-    frames: Sequence[Grid], action_keys: Sequence[Hashable] | None = None, settings: HudSettings | None = None
+    frames: Sequence[Grid],
+    action_keys: Sequence[Hashable] | None = None,
+    settings: HudSettings | None = None,
+    clicks: Sequence[tuple[int, int] | None] | None = None,
 ) -> BoolMask:
     """HUD mask from consecutive frames (one step between each); `action_keys[i]` is the action of step i."""
     pairs = list(zip(frames[:-1], frames[1:], strict=True))
-    return detect_hud_from_pairs(pairs, action_keys, settings)
+    return detect_hud_from_pairs(pairs, action_keys, settings, clicks)
 
 
 def masked_grid(grid: Grid, mask: BoolMask | None) -> Grid:

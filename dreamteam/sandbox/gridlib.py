@@ -1,8 +1,10 @@
 """The `grid` module artifacts import: a read-only frame type and fast numpy-backed grid helpers.
 
-Artifact code never sees a numpy object: every function here takes a `Grid` or a list of row lists and
-returns plain ints, tuples, dicts or new lists of row lists. Cells are addressed as (x, y) like the
-toolkit's ACTION6 (x = column, y = row).
+Artifact code never sees a numpy object. Frames arrive as read-only `Grid`s; the functions that make a
+new grid return a *canvas*: a list of `bytearray` rows (`canvas[y][x] = colour` works, colours 0-255),
+which the replay compares with the observed frame without conversion. Functions that read a grid take a
+Grid, a canvas, or a list of row lists of ints. Cells are addressed as (x, y) like the toolkit's ACTION6
+(x = column, y = row).
 """
 
 from __future__ import annotations
@@ -41,10 +43,17 @@ class Grid:
         width = len(rows[0])
         if width == 0 or any(len(row) != width for row in rows):
             raise ValueError("grid rows must be non-empty and all the same length")
-        buf = "".join(rows).encode("ascii", "replace").translate(_HEX_TO_VALUE)
+        return cls.from_hex("".join(rows), width)
+
+    @classmethod
+    def from_hex(cls, text: str, width: int) -> Grid:
+        """Decode all rows concatenated into one hex string, `width` digits per row."""
+        if width <= 0 or not text or len(text) % width:
+            raise ValueError(f"{len(text)} hex digits do not make rows of width {width}")
+        buf = text.encode("ascii", "replace").translate(_HEX_TO_VALUE)
         if buf.translate(None, _VALID_VALUES):
             raise ValueError("grid rows must hold only hex digits 0-9, a-f")
-        return cls(buf, len(rows), width)
+        return cls(buf, len(text) // width, width)
 
     @property
     def height(self) -> int:
@@ -68,7 +77,8 @@ class Grid:
 
     def tolist(self) -> list[list[int]]:
         """A fresh, mutable copy as a list of row lists."""
-        return [list(row) for row in self.rows()]
+        rows: list[list[int]] = self._view().tolist()
+        return rows
 
     def at(self, x: int, y: int) -> int:
         """The colour at column x, row y."""
@@ -113,14 +123,28 @@ class Grid:
         return f"Grid({self._width}x{self._height})"
 
 
+Canvas = list[bytearray]
+"""A mutable grid: a list of bytearray rows."""
+
+
 def as_array(g: Any) -> npt.NDArray[Any]:
-    """A 2-D integer array for a Grid or a list of row lists (raises ValueError otherwise)."""
+    """A 2-D integer array for a Grid, a canvas or a list of row lists (raises ValueError otherwise)."""
     if isinstance(g, Grid):
         return g._view()
+    if type(g) in (list, tuple) and g and all(isinstance(row, bytes | bytearray) for row in g):
+        if len({len(row) for row in g}) != 1:
+            raise ValueError("grid rows must all have the same length")
+        return np.frombuffer(b"".join(g), dtype=np.uint8).reshape(len(g), len(g[0]))
     arr = np.asarray(g)
     if arr.ndim != 2 or not np.issubdtype(arr.dtype, np.integer):
-        raise ValueError("expected a grid: a Grid or a rectangular list of lists of ints")
+        raise ValueError("expected a grid: a Grid, a canvas, or a rectangular list of lists of ints")
     return arr
+
+
+def _canvas(arr: npt.NDArray[Any]) -> Canvas:
+    if arr.size and (arr.min() < 0 or arr.max() > 255):
+        raise ValueError("canvas colours must be 0..255")
+    return [bytearray(row.tobytes()) for row in arr.astype(np.uint8)]
 
 
 def _check_side(height: int, width: int) -> None:
@@ -128,22 +152,25 @@ def _check_side(height: int, width: int) -> None:
         raise ValueError(f"grid size {width}x{height} is outside 1..{MAX_SIDE}")
 
 
-def full(height: int, width: int, color: int) -> list[list[int]]:
-    """A new height x width canvas (list of row lists) filled with `color`."""
+def full(height: int, width: int, color: int) -> Canvas:
+    """A new height x width canvas filled with `color`."""
     _check_side(height, width)
-    return [[color] * width for _ in range(height)]
+    row = bytearray((color,)) * width
+    return [row[:] for _ in range(height)]
 
 
-def zeros(height: int = 64, width: int = 64) -> list[list[int]]:
+def zeros(height: int = 64, width: int = 64) -> Canvas:
     """A new canvas filled with colour 0."""
-    return full(height, width, 0)
+    _check_side(height, width)
+    return [bytearray(width) for _ in range(height)]
 
 
-def copy(g: Any) -> list[list[int]]:
-    """A mutable copy (list of row lists) of a Grid or canvas."""
+def copy(g: Any) -> Canvas:
+    """A mutable copy (canvas) of a Grid, canvas or list of row lists."""
     if isinstance(g, Grid):
-        return g.tolist()
-    return [[int(v) for v in row] for row in as_array(g).tolist()]
+        buf, width = g._cell_bytes(), g.width
+        return [bytearray(buf[y * width : (y + 1) * width]) for y in range(g.height)]
+    return _canvas(as_array(g))
 
 
 def count(g: Any, color: int) -> int:
@@ -167,10 +194,12 @@ def cells(g: Any, color: int) -> list[tuple[int, int]]:
 
 def bbox(g: Any, color: int) -> tuple[int, int, int, int] | None:
     """(x0, y0, x1, y1), inclusive, of the cells of `color`; None when absent."""
-    ys, xs = np.nonzero(as_array(g) == color)
-    if len(xs) == 0:
+    mask = as_array(g) == color
+    rows = np.flatnonzero(mask.any(axis=1))
+    if len(rows) == 0:
         return None
-    return int(xs.min()), int(ys.min()), int(xs.max()), int(ys.max())
+    columns = np.flatnonzero(mask.any(axis=0))
+    return int(columns[0]), int(rows[0]), int(columns[-1]), int(rows[-1])
 
 
 def equal(a: Any, b: Any) -> bool:
@@ -191,7 +220,7 @@ def diff(a: Any, b: Any, limit: int = 64) -> list[tuple[int, int, int, int]]:
     return [(x, y, int(arr_a[y, x]), int(arr_b[y, x])) for x, y in pairs]
 
 
-def shift(g: Any, dx: int, dy: int, fill: int = 0) -> list[list[int]]:
+def shift(g: Any, dx: int, dy: int, fill: int = 0) -> Canvas:
     """A copy moved by (dx, dy); uncovered cells get `fill`."""
     arr = as_array(g)
     height, width = arr.shape
@@ -200,47 +229,56 @@ def shift(g: Any, dx: int, dy: int, fill: int = 0) -> list[list[int]]:
     src_x, dst_x = slice(max(0, -dx), min(width, width - dx)), slice(max(0, dx), min(width, width + dx))
     if src_y.start < src_y.stop and src_x.start < src_x.stop:
         out[dst_y, dst_x] = arr[src_y, src_x]
-    return [[int(v) for v in row] for row in out.tolist()]
+    return _canvas(out)
 
 
-def crop(g: Any, x0: int, y0: int, x1: int, y1: int) -> list[list[int]]:
+def crop(g: Any, x0: int, y0: int, x1: int, y1: int) -> Canvas:
     """The inclusive rectangle (x0, y0)..(x1, y1) as a new canvas."""
     arr = as_array(g)
     part = arr[max(0, y0) : y1 + 1, max(0, x0) : x1 + 1]
-    return [[int(v) for v in row] for row in part.tolist()]
+    if part.size == 0:
+        raise ValueError(f"crop ({x0}, {y0})..({x1}, {y1}) is empty")
+    return _canvas(part)
 
 
-def replace(g: Any, old: int, new: int) -> list[list[int]]:
+def replace(g: Any, old: int, new: int) -> Canvas:
     """A copy with every `old` cell recoloured `new`."""
     arr = np.array(as_array(g), dtype=np.int64)
     arr[arr == old] = new
-    return [[int(v) for v in row] for row in arr.tolist()]
+    return _canvas(arr)
 
 
-def _canvas_rows(canvas: Any) -> list[list[int]]:
-    if type(canvas) is not list or any(type(row) is not list for row in canvas):
-        raise TypeError("a canvas must be a list of row lists (frames are read-only: use grid.copy(frame))")
+def _canvas_rows(canvas: Any) -> list[Any]:
+    if type(canvas) is not list or (canvas and not set(map(type, canvas)) <= {list, bytearray}):
+        raise TypeError("a canvas must be a list of bytearray or list rows (frames are read-only: use grid.copy(frame))")
     return canvas
 
 
-def paint(canvas: Any, cells_to_paint: Iterable[Any], color: int) -> list[list[int]]:
-    """Set each (x, y) cell of a canvas (list of row lists) to `color`, in place; off-canvas cells are skipped."""
+def paint(canvas: Any, cells_to_paint: Iterable[Any], color: int) -> Any:
+    """Set each (x, y) cell of a canvas to `color`, in place; off-canvas cells are skipped."""
     rows = _canvas_rows(canvas)
     height = len(rows)
+    widths = {len(row) for row in rows}
+    if len(widths) == 1:
+        width = widths.pop()
+        for x, y in cells_to_paint:
+            if 0 <= y < height and 0 <= x < width:
+                rows[y][x] = color
+        return rows
     for x, y in cells_to_paint:
         if 0 <= y < height and 0 <= x < len(rows[y]):
             rows[y][x] = color
     return rows
 
 
-def fill_rect(canvas: Any, x0: int, y0: int, x1: int, y1: int, color: int) -> list[list[int]]:
+def fill_rect(canvas: Any, x0: int, y0: int, x1: int, y1: int, color: int) -> Any:
     """Fill the inclusive rectangle (x0, y0)..(x1, y1) of a canvas with `color`, in place."""
     rows = _canvas_rows(canvas)
     for y in range(max(0, y0), min(len(rows), y1 + 1)):
         row = rows[y]
         lo, hi = max(0, x0), min(len(row), x1 + 1)
         if lo < hi:
-            row[lo:hi] = [color] * (hi - lo)
+            row[lo:hi] = bytes((color,)) * (hi - lo) if type(row) is bytearray else [color] * (hi - lo)
     return rows
 
 

@@ -21,7 +21,7 @@ _SOURCES: dict[str, Any] = {
     "math": math, "itertools": itertools, "collections": collections, "functools": functools, "grid": gridlib,
 }
 _WRITABLE_TYPES = frozenset({
-    dict, list, set, collections.defaultdict, collections.Counter, collections.OrderedDict, collections.deque,
+    dict, list, set, bytearray, collections.defaultdict, collections.Counter, collections.OrderedDict, collections.deque,
 })
 _INPLACE: dict[str, Callable[[Any, Any], Any]] = {
     "+=": operator.iadd, "-=": operator.isub, "*=": operator.imul, "/=": operator.itruediv,

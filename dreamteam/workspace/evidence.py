@@ -61,26 +61,41 @@ def prediction_bucket_path(step: int) -> str:
     return f"{PREDICTION_BUCKETS_DIR}/{step // BUCKET_SIZE:03d}.jsonl"
 
 
-def write_text_atomic(path: Path, data: bytes) -> None:
-    """Write bytes via a temp file and rename, so readers never see half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.with_name(path.name + ".tmp")
-    temp.write_bytes(data)
-    os.replace(temp, path)
+def write_file(path: Path, data: bytes) -> None:
+    """Overwrite a working-tree file in place, truncating only what is left over.
+
+    Opening with O_TRUNC frees and reallocates the file's blocks, which costs milliseconds for the
+    1.7 MB regression view on some disks. A file that an interrupted step leaves half-written is
+    restored from HEAD when the workspace is next written (see writer.py).
+    """
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+    except FileNotFoundError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.ftruncate(fd, len(data))
+    finally:
+        os.close(fd)
 
 
-def window_lines(transitions: list[dict[str, Any]], cache: dict[int, str]) -> bytes:
+def window_lines(transitions: list[dict[str, Any]], cache: dict[int, bytes]) -> bytes:
     """The regression.jsonl body for `transitions`, reusing each transition's cached line."""
     lines = []
     for transition in transitions:
         step = int(transition["step"])
         line = cache.get(step)
         if line is None:
-            line = cache[step] = transition_to_line(transition)
+            line = cache[step] = transition_to_line(transition).encode() + b"\n"
         lines.append(line)
-    for step in set(cache) - {int(t["step"]) for t in transitions}:
-        del cache[step]
-    return ("\n".join(lines) + "\n").encode() if lines else b""
+    if len(cache) > len(lines):
+        keep = {int(t["step"]) for t in transitions}
+        for step in [s for s in cache if s not in keep]:
+            del cache[step]
+    return b"".join(lines)
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:

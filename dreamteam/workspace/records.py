@@ -85,7 +85,7 @@ def subject_line(record: StepRecord) -> str:
     """The commit subject, e.g. 'step 17 · level 2 · ACTION3 · prediction hit · 1 patch accepted'."""
     prediction = f"prediction {record.prediction}"
     if record.hit is False:
-        prediction += f" ({record.wrong_cells} cells wrong)"
+        prediction += f" ({record.wrong_cells} cell{'' if record.wrong_cells == 1 else 's'} wrong)"
     parts = [f"step {record.step}", f"level {record.level}", _one_line(record.action), prediction]
     return " · ".join(parts + [_patch_phrase(record.patches)])
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -14,7 +15,8 @@ import git
 from dreamteam.codec import normalise_transition
 from dreamteam.workspace import evidence as ev
 from dreamteam.workspace.errors import UnknownStepError, WorkspaceError
-from dreamteam.workspace.gitstore import ObjectWriter, tag_bytes, update_ref
+from dreamteam.workspace.gitstore import tag_bytes, update_ref
+from dreamteam.workspace.packfile import PackBuffer
 from dreamteam.workspace.records import StepLogEntry, StepRecord, commit_message
 from dreamteam.workspace.regression import DEFAULT_PINNED_CAP, DEFAULT_WINDOW, RegressionWindow
 from dreamteam.workspace.repository import StepIndex, init_repo, open_repo, step_entries
@@ -26,6 +28,8 @@ Revision = int | str | None
 """A step number, a git revision (tag, sha, "seed", "HEAD") or None for the latest commit."""
 
 TAG_KINDS = ("start", "solved")
+MAINTAIN_EVERY = 50
+log = logging.getLogger(__name__)
 
 
 class Workspace:
@@ -40,6 +44,9 @@ class Workspace:
         self._index = StepIndex(repo, repo.head.commit.hexsha)
         self.restored: list[str] = []
         """Tracked files an interrupted step had left changed; restored to HEAD when writing resumed."""
+        self.maintain_every = MAINTAIN_EVERY
+        """Merge the one-pack-per-step packs every this many step commits (0: never)."""
+        self._since_maintain = 0
 
     # ----- creating and opening -------------------------------------------------------------------
 
@@ -99,7 +106,11 @@ class Workspace:
         target = surface(name)
         if target.kind == "json":
             _check_json_object(target, text)
-        self._w().stage(target.path, text.encode("utf-8"))
+        try:
+            data = text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise WorkspaceError(f"{target.path} text is not encodable as UTF-8: {exc}") from None
+        self._w().stage(target.path, data)
 
     def add_transition(self, transition: Mapping[str, Any]) -> dict[str, Any]:
         """Record a transition (shared format) in the evidence and the regression window; returns it normalised."""
@@ -125,7 +136,18 @@ class Workspace:
             raise WorkspaceError(f"step {record.step} is not after the last committed step {last}")
         sha = self._w().commit(commit_message(record), int(self.clock()))
         self._index.add(record.step, sha)
+        self._since_maintain += 1
+        if self.maintain_every and self._since_maintain >= self.maintain_every:
+            self.maintain()
         return sha
+
+    def maintain(self) -> None:
+        """Merge small packs (`git repack --geometric=2`); a failure is logged, never raised."""
+        self._since_maintain = 0
+        try:
+            self.repo.git.repack("-d", "-q", "--geometric=2")
+        except git.GitCommandError as exc:
+            log.warning("workspace maintenance (git repack) failed: %s", exc)
 
     def tag_level(self, level: int, kind: str, at: Revision = None, *, message: str = "", move: bool = False) -> str:
         """Tag a level boundary (`level-N-start` / `level-N-solved`) at a step (default: the latest commit)."""
@@ -203,7 +225,10 @@ class Workspace:
     def show(self, at: Revision, surface_name: str | None = None) -> str:
         """A step's commit message and its diff against the previous commit (optionally one surface)."""
         paths = [surface(surface_name).path] if surface_name else []
-        return str(self.repo.git.show("--no-color", "--no-ext-diff", "--format=medium", self.sha_for(at), "--", *paths))
+        sha = self.sha_for(at)
+        header = str(self.repo.git.show("--no-patch", "--format=medium", sha))
+        patch = str(self.repo.git.show("--no-color", "--no-ext-diff", "--format=", sha, "--", *paths)).strip("\n")
+        return f"{header}\n\n{patch or '(no change to ' + ', '.join(paths or ['any file']) + ' in this commit)'}\n"
 
     def log(self) -> list[StepLogEntry]:
         """Every step commit, oldest first, read from the commit trailers."""
@@ -211,7 +236,9 @@ class Workspace:
 
     def regression(self) -> list[dict[str, Any]]:
         """The current regression window R_t (transitions in the shared format, oldest first)."""
-        return self._w().window.transitions()
+        if self._writer is None:
+            return self.regression_at(None)
+        return [dict(t) for t in self._writer.window.transitions()]
 
     def regression_at(self, at: Revision) -> list[dict[str, Any]]:
         """The regression window as it was committed at a step, read back from git."""
@@ -231,8 +258,10 @@ class Workspace:
 
 
 def _write_tag(git_dir: Path, name: str, target: str, message: str, when: int) -> None:
-    tag = ObjectWriter(git_dir).write_object("tag", tag_bytes(target, name, message, when)).hex()
-    update_ref(git_dir, f"refs/tags/{name}", tag, None, f"tag: {name}", when, log_head=False)
+    pack = PackBuffer(git_dir)
+    tag = pack.write_object("tag", tag_bytes(target, name, message, when)).hex()
+    pack.flush()
+    update_ref(git_dir, f"refs/tags/{name}", tag, None, f"tag: {name}", when, reflog=False)
 
 
 def _check_json_object(target: Surface, text: str) -> None:

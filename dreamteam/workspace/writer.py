@@ -10,14 +10,8 @@ import git
 
 from dreamteam.codec import transition_to_pretty
 from dreamteam.workspace import evidence as ev
-from dreamteam.workspace.gitstore import (
-    IndexWriter,
-    ObjectWriter,
-    TreeCache,
-    blob_sha,
-    commit_bytes,
-    update_ref,
-)
+from dreamteam.workspace.gitstore import IndexWriter, TreeCache, commit_bytes, update_ref
+from dreamteam.workspace.packfile import PackBuffer, object_id
 from dreamteam.workspace.regression import RegressionWindow
 
 HEAD_REF = "refs/heads/main"
@@ -31,21 +25,21 @@ class Writer:
         self.git_dir = git_dir
         self.head = head
         self.window = window
-        self.objects = ObjectWriter(git_dir)
+        self.objects = PackBuffer(git_dir)
         self.tree = TreeCache()
         self.index = IndexWriter(git_dir, root)
         self.staged: dict[str, bytes] = {}
-        self.regression_cache: dict[int, str] = {}
+        self.regression_cache: dict[int, bytes] = {}
         self.bucket_text: dict[str, bytes] = {}
 
     def stage(self, path: str, data: bytes) -> None:
         """Write a tracked file to the working tree and stage it for the next commit."""
-        ev.write_text_atomic(self.root / path, data)
+        ev.write_file(self.root / path, data)
         self.staged[path] = data
 
     def write_view(self, path: str, data: bytes) -> None:
         """Write an untracked materialised view (never committed)."""
-        ev.write_text_atomic(self.root / path, data)
+        ev.write_file(self.root / path, data)
 
     def commit(self, message: str, when: int) -> str:
         """Commit everything staged on top of HEAD (an unchanged tree is fine) and move main to it."""
@@ -55,6 +49,7 @@ class Writer:
             self.index.set(path, sha)
         tree = self.tree.write(self.objects)
         commit = self.objects.write_object("commit", commit_bytes(tree, self.head, message, when)).hex()
+        self.objects.flush()
         subject = message.splitlines()[0] if message else ""
         reason = f"commit{' (initial)' if self.head is None else ''}: {subject}"
         update_ref(self.git_dir, HEAD_REF, commit, self.head, reason, when)
@@ -109,8 +104,8 @@ def _restore_files(repo: git.Repo, root: Path, blobs: dict[str, bytes], writer: 
     restored = []
     for path, sha in blobs.items():
         file = root / path
-        if not file.is_file() or blob_sha(file.read_bytes()) != sha:
-            ev.write_text_atomic(file, repo.odb.stream(sha).read())
+        if not file.is_file() or object_id("blob", file.read_bytes()) != sha:
+            ev.write_file(file, repo.odb.stream(sha).read())
             restored.append(path)
         writer.index.set(path, sha)
     return sorted(restored)

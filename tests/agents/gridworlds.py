@@ -186,6 +186,49 @@ class LampPuzzle:
         return self.observe(action)
 
 
+@dataclass
+class TrapLine:
+    """A one-way corridor: ACTION1 steps right and can never be undone; ACTION2 wins, but only at the start.
+
+    An explorer that tries ACTION1 first walks into the dead end and must RESET to try ACTION2 at the start.
+    """
+
+    length: int = 6
+    position: int = 0
+    actions: int = 0
+    state: str = "NOT_FINISHED"
+    info: GameInfo = field(default_factory=lambda: GameInfo("trap-test", "trap", (0,)))
+
+    def render(self) -> Grid:
+        """The current 64x64 frame: the corridor in grey, the player in blue."""
+        grid = np.zeros((64, 64), dtype=np.int8)
+        grid[28:36, 4 : 4 + 8 * (self.length + 1)] = WALL
+        grid[28:36, 4 + 8 * self.position : 12 + 8 * self.position] = PLAYER
+        return grid
+
+    def observe(self, action: Action | None) -> Observation:
+        """Observation of the current state."""
+        grid = self.render()
+        return Observation(grid, (grid,), self.state, int(self.state == "WIN"), 1, (1, 2), self.actions, action)
+
+    def reset(self) -> Observation:
+        """Back to the start of the corridor."""
+        self.position = 0
+        self.state = "NOT_FINISHED"
+        return self.observe(Action(RESET))
+
+    def step(self, action: Action) -> Observation:
+        """Apply one action."""
+        self.actions += 1
+        if action.id == RESET:
+            return self.reset()
+        if action.id == 1:
+            self.position = min(self.position + 1, self.length)
+        elif action.id == 2 and self.position == 0:
+            self.state = "WIN"
+        return self.observe(action)
+
+
 @dataclass(frozen=True, slots=True)
 class Played:
     """One agent decision: the observation it saw and the action it chose."""
@@ -194,7 +237,7 @@ class Played:
     action: Action
 
 
-def play(env: MazeWorld | LampPuzzle, agent: object, budget: int) -> tuple[list[Played], Observation]:
+def play(env: MazeWorld | LampPuzzle | TrapLine, agent: object, budget: int) -> tuple[list[Played], Observation]:
     """Drive `agent` like the real runner: RESET after GAME_OVER without asking the agent; stop at WIN."""
     agent.begin(env.info, budget)  # type: ignore[attr-defined]
     obs = env.reset()

@@ -1,0 +1,25 @@
+"""Invoke the compiled step graph once per environment step."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dreamteam.graph.build import RunContext, build_graph
+from dreamteam.graph.state import StepLogic, StepState
+
+THREAD = "team"
+
+
+class StepGraph:
+    """The compiled graph plus its checkpointer; `step(state)` runs one environment step's nodes."""
+
+    def __init__(self, logic: StepLogic, checkpointer: Any = None) -> None:
+        self.graph = build_graph(checkpointer)
+        self.context = RunContext(logic)
+        self.checkpointer = checkpointer
+
+    def step(self, state: StepState) -> StepState:
+        """Run the nodes of one step from `state`; the checkpointer stores the result (one write per step)."""
+        config = {"configurable": {"thread_id": THREAD}, "recursion_limit": 64}
+        result: StepState = self.graph.invoke(state, config=config, context=self.context, durability="exit")
+        return result

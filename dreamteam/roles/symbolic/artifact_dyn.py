@@ -1,0 +1,204 @@
+"""Dynamics helpers the symbolic simulator copies into dynamics.py (same rules as `artifact_lib`).
+
+All functions work on a logical grid (list of row lists) in place or return new values; they are written
+in the sandbox's Python subset so `embed.py` can copy them under the `dyn_` prefix.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def lib_copy_grid(grid: Any) -> list[list[int]]:
+    """A fresh copy of a grid."""
+    return [list(row) for row in grid]
+
+
+def lib_cells_of(grid: Any, colour: int) -> list[list[int]]:
+    """The [x, y] cells holding `colour`, in reading order."""
+    return [[x, y] for y in range(len(grid)) for x in range(len(grid[y])) if grid[y][x] == colour]
+
+
+def lib_component(grid: Any, x: int, y: int) -> list[list[int]]:
+    """The 4-connected one-colour region containing cell (x, y), in reading order."""
+    colour = grid[y][x]
+    seen = {(x, y)}
+    stack = [(x, y)]
+    while stack:
+        cx, cy = stack.pop()
+        for nx, ny in ((cx - 1, cy), (cx + 1, cy), (cx, cy - 1), (cx, cy + 1)):
+            if 0 <= ny < len(grid) and 0 <= nx < len(grid[0]) and (nx, ny) not in seen and grid[ny][nx] == colour:
+                seen.add((nx, ny))
+                stack.append((nx, ny))
+    return [[cx, cy] for cy, cx in sorted((cy, cx) for cx, cy in seen)]
+
+
+def lib_inside(grid: Any, x: int, y: int) -> bool:
+    """Whether (x, y) is a cell of the grid."""
+    return 0 <= y < len(grid) and 0 <= x < len(grid[0])
+
+
+def lib_shift(grid: Any, cells: Any, dx: int, dy: int, colour: int, vacated: int) -> None:
+    """Move `cells` (all of `colour`) by (dx, dy): vacated cells take `vacated`."""
+    for x, y in cells:
+        grid[y][x] = vacated
+    for x, y in cells:
+        grid[y + dy][x + dx] = colour
+
+
+def lib_push(grid: Any, seeds: Any, dx: int, dy: int, stoppers: Any, vacated: int) -> bool:
+    """Push the objects containing the `seeds` cells one step; False (and no change) when they cannot move."""
+    moves = []
+    taken = set()
+    for sx, sy in seeds:
+        if (sx, sy) in taken:
+            continue
+        cells = lib_component(grid, sx, sy)
+        for x, y in cells:
+            taken.add((x, y))
+        moves.append(cells)
+    for cells in moves:
+        for x, y in cells:
+            tx, ty = x + dx, y + dy
+            if not lib_inside(grid, tx, ty):
+                return False
+            if (tx, ty) not in taken and grid[ty][tx] in stoppers:
+                return False
+    for cells in moves:
+        lib_shift(grid, cells, dx, dy, grid[cells[0][1]][cells[0][0]], vacated)
+    return True
+
+
+def lib_move(grid: Any, colour: int, dx: int, dy: int, blockers: Any, pushable: Any, vacated: int) -> Any:
+    """Move every cell of `colour` by (dx, dy); the colours it enters, or None when blocked or absent."""
+    cells = lib_cells_of(grid, colour)
+    if not cells:
+        return None
+    own = {(x, y) for x, y in cells}
+    pushed = []
+    entered = []
+    for x, y in cells:
+        tx, ty = x + dx, y + dy
+        if not lib_inside(grid, tx, ty):
+            return None
+        if (tx, ty) in own:
+            continue
+        target = grid[ty][tx]
+        if target in blockers:
+            return None
+        if target in pushable:
+            pushed.append([tx, ty])
+        elif target not in entered:
+            entered.append(target)
+    if pushed and not lib_push(grid, pushed, dx, dy, list(blockers) + list(pushable) + [colour], vacated):
+        return None
+    lib_shift(grid, cells, dx, dy, colour, vacated)
+    return entered
+
+
+def lib_click_cell(a: Any, geometry: Any, grid: Any) -> Any:
+    """The logical [x, y] cell under a click's display coordinates, or None outside every whole cell."""
+    x = a.get("x")
+    y = a.get("y")
+    if x is None or y is None or x < geometry[1] or y < geometry[2]:
+        return None
+    cx = (x - geometry[1]) // geometry[0]
+    cy = (y - geometry[2]) // geometry[0]
+    return [cx, cy] if lib_inside(grid, cx, cy) else None
+
+
+def lib_click(grid: Any, cell: Any, colour_map: Any, unit: str, offsets: Any, region: Any) -> bool:
+    """Recolour the clicked cell or object and those at `offsets` through `colour_map`; True if any changed."""
+    if cell is None or grid[cell[1]][cell[0]] not in colour_map:
+        return False
+    if region and not (region[0] <= cell[0] <= region[2] and region[1] <= cell[1] <= region[3]):
+        return False
+    origin = lib_component(grid, cell[0], cell[1])[0] if unit == "object" else cell
+    targets = []
+    for ox, oy in offsets:
+        x, y = origin[0] + ox, origin[1] + oy
+        if not lib_inside(grid, x, y):
+            continue
+        targets.extend(lib_component(grid, x, y) if unit == "object" else [[x, y]])
+    recoloured = {}
+    for x, y in targets:
+        if (x, y) not in recoloured and grid[y][x] in colour_map:
+            recoloured[(x, y)] = colour_map[grid[y][x]]
+    for key in recoloured:
+        grid[key[1]][key[0]] = recoloured[key]
+    return len(recoloured) > 0
+
+
+def lib_tick(grid: Any, region: Any, source: int, target: int, order: str, count: int) -> None:
+    """Turn `count` cells of colour `source` inside `region` into `target`, chosen by `order`.
+
+    `order` is "row-first", "row-last", "column-first" or "column-last": reading order by rows or by
+    columns, taking cells from its start or its end.
+    """
+    cells = []
+    for y in range(region[1], region[3] + 1):
+        for x in range(region[0], region[2] + 1):
+            if lib_inside(grid, x, y) and grid[y][x] == source:
+                cells.append((y, x) if order.startswith("row") else (x, y))
+    cells = sorted(cells)
+    chosen = cells[len(cells) - count :] if order.endswith("last") else cells[:count]
+    for first, second in chosen:
+        if order.startswith("row"):
+            grid[first][second] = target
+        else:
+            grid[second][first] = target
+
+
+def lib_unhex(rows: Any) -> list[list[int]]:
+    """Decode hex-digit rows into a grid."""
+    return [[int(ch, 16) for ch in row] for row in rows]
+
+
+def lib_nearest_scene(grid: Any, scenes: Any) -> Any:
+    """The remembered scene whose grid differs least from `grid` (same size), else the latest one."""
+    best = None
+    best_distance = -1
+    for scene in scenes:
+        other = lib_unhex(scene["grid"])
+        if len(other) != len(grid) or len(other[0]) != len(grid[0]):
+            continue
+        distance = sum(1 for y in range(len(grid)) for x in range(len(grid[0])) if grid[y][x] != other[y][x])
+        if best is None or distance < best_distance:
+            best = scene
+            best_distance = distance
+    if best is None and scenes:
+        best = scenes[len(scenes) - 1]
+    return best
+
+
+def lib_scene_rows(scene: Any, width: int, height: int) -> list[list[int]]:
+    """The display frame of a remembered scene (fill, upscaled grid, residual pixels)."""
+    rows = [[scene["fill"]] * width for y in range(height)]
+    geometry = scene["geometry"]
+    scale = geometry[0]
+    for cy, text in enumerate(scene["grid"]):
+        line = []
+        for ch in text:
+            line.extend([int(ch, 16)] * scale)
+        for y in range(geometry[2] + cy * scale, geometry[2] + (cy + 1) * scale):
+            rows[y][geometry[1] : geometry[1] + len(line)] = line
+    for x, y, colour in scene["residual"]:
+        rows[y][x] = colour
+    return rows
+
+
+def lib_memo_key(grid: Any, a: Any) -> str:
+    """A lookup key for a remembered exception: the action and the whole logical grid."""
+    digits = "0123456789abcdef"
+    text = "/".join("".join(digits[v] for v in row) for row in grid)
+    return str(a.get("action")) + "@" + str(a.get("x")) + "," + str(a.get("y")) + ":" + text
+
+
+def lib_try_move(grid: Any, colour: int, dx: int, dy: int, blockers: Any, pushable: Any, vacated: int,
+                 entered: Any) -> bool:
+    """`lib_move`, collecting the entered colours into `entered`; True when the colour moved."""
+    result = lib_move(grid, colour, dx, dy, blockers, pushable, vacated)
+    if result is None:
+        return False
+    entered.extend(result)
+    return True

@@ -1,0 +1,252 @@
+"""Helper functions the symbolic roles copy into the artifacts they write (observable.py, dynamics.py).
+
+Every `lib_*` function here is written in the subset of Python the sandbox accepts (no imports, no
+names with a leading underscore, no classes, only plain builtins) so that `embed.py` can copy it into an
+artifact, renamed to the surface's helper prefix (`obs_`, `dyn_`, `strat_`), with annotations stripped.
+The learners call the same functions directly, so what they learn matches what the artifact computes.
+
+Vocabulary: `rows` is a display frame (list of row lists), `grid` a logical grid (one value per
+logical cell), `geometry` is [scale, x_offset, y_offset]: logical cell (cx, cy) covers the display
+pixels x in [x_offset + cx*scale, x_offset + (cx+1)*scale), likewise y.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def lib_rows(frame: Any) -> list[list[int]]:
+    """The frame as a fresh list of row lists of ints."""
+    return [[int(v) for v in row] for row in frame]
+
+
+def lib_boundaries(rows: Any) -> list[list[int]]:
+    """[row positions, column positions] p where row/column p differs from p - 1."""
+    height = len(rows)
+    width = len(rows[0])
+    ys = [y for y in range(1, height) if rows[y] != rows[y - 1]]
+    columns = [[rows[y][x] for y in range(height)] for x in range(width)]
+    xs = [x for x in range(1, width) if columns[x] != columns[x - 1]]
+    return [ys, xs]
+
+
+def lib_gcd(a: int, b: int) -> int:
+    """Greatest common divisor of two non-negative ints."""
+    while b:
+        a, b = b, a % b
+    return a
+
+
+def lib_whole_cells(geometry: Any, width: int, height: int) -> list[int]:
+    """[columns, rows]: how many whole logical cells fit in the display."""
+    scale = geometry[0]
+    return [(width - geometry[1]) // scale, (height - geometry[2]) // scale]
+
+
+def lib_detect_scale(bounds: Any, width: int, height: int) -> list[int]:
+    """[scale, x_offset, y_offset] from the gcd of the gaps between boundaries ([1, 0, 0] if none)."""
+    step = 0
+    for positions in bounds:
+        for i in range(1, len(positions)):
+            step = lib_gcd(step, positions[i] - positions[i - 1])
+    if step <= 1:
+        return [1, 0, 0]
+    ys = bounds[0]
+    xs = bounds[1]
+    geometry = [step, xs[0] % step if xs else 0, ys[0] % step if ys else 0]
+    size = lib_whole_cells(geometry, width, height)
+    if size[0] < 1 or size[1] < 1:
+        return [1, 0, 0]
+    return geometry
+
+
+def lib_fits(bounds: Any, geometry: Any, width: int, height: int) -> bool:
+    """Whether every boundary falls on a cell edge of `geometry` (so each cell is one colour)."""
+    scale = geometry[0]
+    size = lib_whole_cells(geometry, width, height)
+    if scale < 1 or size[0] < 1 or size[1] < 1:
+        return False
+    rows_ok = all((y - geometry[2]) % scale == 0 for y in bounds[0])
+    return rows_ok and all((x - geometry[1]) % scale == 0 for x in bounds[1])
+
+
+def lib_geometry(rows: Any, hints: Any) -> list[int]:
+    """The first hinted geometry the frame fits, else the frame's own gcd geometry."""
+    bounds = lib_boundaries(rows)
+    width = len(rows[0])
+    height = len(rows)
+    for hint in hints:
+        if lib_fits(bounds, hint, width, height):
+            return [hint[0], hint[1], hint[2]]
+    return lib_detect_scale(bounds, width, height)
+
+
+def lib_downsample(rows: Any, geometry: Any) -> list[list[int]]:
+    """One value per whole logical cell (its top-left pixel)."""
+    scale = geometry[0]
+    width = len(rows[0])
+    height = len(rows)
+    return [
+        [rows[y][x] for x in range(geometry[1], width - scale + 1, scale)]
+        for y in range(geometry[2], height - scale + 1, scale)
+    ]
+
+
+def lib_paint_cells(rows: Any, grid: Any, geometry: Any) -> None:
+    """Overwrite the whole-cell area of `rows` with the upscaled logical grid (in place)."""
+    scale = geometry[0]
+    for cy in range(len(grid)):
+        line = []
+        for value in grid[cy]:
+            line.extend([value] * scale)
+        top = geometry[2] + cy * scale
+        for y in range(top, top + scale):
+            rows[y][geometry[1] : geometry[1] + len(line)] = line
+
+
+def lib_background(grid: Any) -> int:
+    """The most frequent colour (the lowest colour on ties)."""
+    counts = [0] * 16
+    for row in grid:
+        for value in row:
+            counts[value] = counts[value] + 1
+    best = 0
+    for colour in range(16):
+        if counts[colour] > counts[best]:
+            best = colour
+    return best
+
+
+def lib_leftover(rows: Any, grid: Any, geometry: Any, background: int) -> list[Any]:
+    """[fill, residual]: the commonest colour outside whole cells and the pixels that differ from it."""
+    width = len(rows[0])
+    height = len(rows)
+    covered = [[False] * width for y in range(height)]
+    size = lib_whole_cells(geometry, width, height)
+    scale = geometry[0]
+    for y in range(geometry[2], geometry[2] + size[1] * scale):
+        covered[y][geometry[1] : geometry[1] + size[0] * scale] = [True] * (size[0] * scale)
+    counts = [0] * 16
+    outside = []
+    for y in range(height):
+        for x in range(width):
+            if not covered[y][x]:
+                outside.append([x, y, rows[y][x]])
+                counts[rows[y][x]] = counts[rows[y][x]] + 1
+    fill = background
+    for colour in range(16):
+        if counts[colour] > counts[fill]:
+            fill = colour
+    return [fill, [cell for cell in outside if cell[2] != fill]]
+
+
+def lib_components(grid: Any, background: int) -> list[dict[str, Any]]:
+    """4-connected one-colour objects (not the background), in reading order of their first cell."""
+    height = len(grid)
+    width = len(grid[0]) if height else 0
+    seen = [[False] * width for y in range(height)]
+    objects = []
+    for y in range(height):
+        for x in range(width):
+            if seen[y][x] or grid[y][x] == background:
+                continue
+            colour = grid[y][x]
+            seen[y][x] = True
+            stack = [(x, y)]
+            cells = []
+            while stack:
+                cx, cy = stack.pop()
+                cells.append((cy, cx))
+                for nx, ny in ((cx - 1, cy), (cx + 1, cy), (cx, cy - 1), (cx, cy + 1)):
+                    if 0 <= nx < width and 0 <= ny < height and not seen[ny][nx] and grid[ny][nx] == colour:
+                        seen[ny][nx] = True
+                        stack.append((nx, ny))
+            ordered = [[cx, cy] for cy, cx in sorted(cells)]
+            xs = [cell[0] for cell in ordered]
+            ys = [cell[1] for cell in ordered]
+            objects.append({
+                "id": len(objects), "color": colour, "size": len(ordered),
+                "bbox": [min(xs), min(ys), max(xs), max(ys)], "cells": ordered,
+            })
+    return objects
+
+
+def lib_roles(objects: Any, entities: Any, geometry: Any) -> None:
+    """Give each object the first entity role whose region contains it or whose colours include it."""
+    scale = geometry[0]
+    for obj in objects:
+        box = obj["bbox"]
+        x0 = geometry[1] + box[0] * scale
+        y0 = geometry[2] + box[1] * scale
+        x1 = geometry[1] + (box[2] + 1) * scale - 1
+        y1 = geometry[2] + (box[3] + 1) * scale - 1
+        obj["role"] = ""
+        for role in sorted(entities):
+            spec = entities[role]
+            region = spec.get("region")
+            inside = region and region[0] <= x0 and region[1] <= y0 and x1 <= region[2] and y1 <= region[3]
+            if inside or obj["color"] in spec.get("colours", []):
+                obj["role"] = role
+                break
+
+
+def lib_parse(frame: Any, hints: Any, entities: Any) -> dict[str, Any]:
+    """The structured state of a frame: geometry, logical grid, leftover pixels, objects and roles."""
+    rows = lib_rows(frame)
+    geometry = lib_geometry(rows, hints)
+    grid = lib_downsample(rows, geometry)
+    background = lib_background(grid)
+    leftover = lib_leftover(rows, grid, geometry, background)
+    objects = lib_components(grid, background)
+    lib_roles(objects, entities, geometry)
+    return {
+        "width": len(rows[0]), "height": len(rows),
+        "scale": geometry[0], "x_offset": geometry[1], "y_offset": geometry[2],
+        "columns": len(grid[0]), "rows": len(grid), "grid": grid,
+        "fill": leftover[0], "residual": leftover[1], "background": background,
+        "objects": objects, "entities": entities, "events": [],
+    }
+
+
+def lib_render(z: Any) -> list[list[int]]:
+    """The display frame of a structured state: fill, upscaled logical grid, then residual pixels."""
+    rows = [[z["fill"]] * z["width"] for y in range(z["height"])]
+    lib_paint_cells(rows, z["grid"], [z["scale"], z["x_offset"], z["y_offset"]])
+    for x, y, colour in z["residual"]:
+        rows[y][x] = colour
+    return rows
+
+
+def lib_paint_objects(z: Any) -> list[list[int]]:
+    """The display frame of an object-list state: objects' cells painted over the background."""
+    rows = [[z["background"]] * z["width"] for y in range(z["height"])]
+    for obj in z["objects"]:
+        for cell in obj["cells"]:
+            rows[cell[1]][cell[0]] = obj["color"]
+    return rows
+
+
+def lib_display(z: Any) -> Any:
+    """The display frame behind a state in either known format (logical grid or object list), else None."""
+    if not isinstance(z, dict):
+        return None
+    if "grid" in z and "scale" in z and "residual" in z:
+        return lib_render(z)
+    if "objects" in z and "background" in z and "width" in z and "height" in z:
+        return lib_paint_objects(z)
+    return None
+
+
+def lib_rebuild(z: Any, rows: Any, hints: Any, events: Any) -> dict[str, Any]:
+    """A state in the same format as `z` that renders as `rows`, carrying `events`."""
+    if "grid" in z and "scale" in z:
+        own = [[z["scale"], z["x_offset"], z["y_offset"]]]
+        out = lib_parse(rows, own + list(hints), z.get("entities", {}))
+    else:
+        background = lib_background(rows)
+        out = dict(z)
+        out["background"] = background
+        out["objects"] = lib_components(rows, background)
+    if events or "events" in z:
+        out["events"] = list(events)
+    return out

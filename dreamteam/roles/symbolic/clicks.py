@@ -1,0 +1,107 @@
+"""Learn what a click (ACTION6) does: which cells or objects it recolours, into what, and where it works.
+
+Two competing units are scored on every click that changed something: the clicked *cell* (and cells at
+fixed offsets from it) or the clicked *object* (and objects at fixed offsets of their first cell). The unit
+that explains more clicks wins; ties go to the cell. Colours map through the most common recolouring seen.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from dreamteam.perception import label_runs
+from dreamteam.roles.symbolic.evidence import BoolArray, Cell, Transition
+from dreamteam.roles.symbolic.model import Box, ClickRule
+
+Ignore = Callable[[Transition], BoolArray]
+
+
+def _origins(grid: np.ndarray) -> tuple[np.ndarray, dict[int, Cell]]:
+    """Component labels of a grid and each component's first cell in reading order."""
+    labels, count = label_runs(grid)
+    flat = labels.ravel()
+    first = np.full(count, flat.size, dtype=np.intp)
+    np.minimum.at(first, flat, np.arange(flat.size))
+    cols = grid.shape[1]
+    return labels, {i: (int(f % cols), int(f // cols)) for i, f in enumerate(first.tolist())}
+
+
+def _offsets(t: Transition, cell: Cell, changed: BoolArray, unit: str) -> set[Cell]:
+    """Offsets of the changed cells (or changed objects' first cells) from the clicked cell (or object)."""
+    ys, xs = np.nonzero(changed)
+    if unit == "cell":
+        return {(x - cell[0], y - cell[1]) for x, y in zip(xs.tolist(), ys.tolist(), strict=True)}
+    labels, origins = _origins(t.before.grid)
+    home = origins[int(labels[cell[1], cell[0]])]
+    hit = {int(v) for v in np.unique(labels[changed])}
+    return {(origins[i][0] - home[0], origins[i][1] - home[1]) for i in hit}
+
+
+def _fits(t: Transition, cell: Cell, changed: BoolArray) -> dict[str, bool]:
+    """Which unit explains that the click changed the clicked cell / its whole object."""
+    labels, _ = label_runs(t.before.grid)
+    clicked = labels == labels[cell[1], cell[0]]
+    return {"cell": bool(changed[cell[1], cell[0]]), "object": bool(changed[cell[1], cell[0]]
+                                                                     and not (clicked & ~changed).any())}
+
+
+def _click_events(transitions: Sequence[Transition], ignore: Ignore | None) -> list[tuple[Transition, Cell, BoolArray]]:
+    events = []
+    for t in transitions:
+        cell = t.click_cell() if t.local else None
+        if cell is None:
+            continue
+        changed = t.changed()
+        if ignore is not None:
+            changed = changed & ~ignore(t)
+        events.append((t, cell, changed))
+    return events
+
+
+def _colour_map(effects: Sequence[tuple[Transition, Cell, BoolArray]]) -> dict[int, int]:
+    seen: dict[int, Counter[int]] = defaultdict(Counter)
+    for t, _, changed in effects:
+        for before, after in zip(t.before.grid[changed].tolist(), t.after.grid[changed].tolist(), strict=True):
+            seen[int(before)][int(after)] += 1
+    return {c: counts.most_common(1)[0][0] for c, counts in sorted(seen.items())}
+
+
+def _region(effects: Sequence[tuple[Transition, Cell, BoolArray]]) -> Box:
+    xs = [cell[0] for _, cell, _ in effects]
+    ys = [cell[1] for _, cell, _ in effects]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _inside(cell: Cell, box: Box | None) -> bool:
+    return box is None or (box[0] <= cell[0] <= box[2] and box[1] <= cell[1] <= box[3])
+
+
+def learn_click(transitions: Sequence[Transition], ignore: Ignore | None = None) -> ClickRule | None:
+    """The click rule that explains the most clicks in the window (None when nobody clicked)."""
+    events = _click_events(transitions, ignore)
+    if not events:
+        return None
+    effects = [e for e in events if e[2].any()]
+    if not effects:
+        return ClickRule(colour_map=(), no_effects=len(events))
+    fits = Counter(unit for t, cell, changed in effects for unit, ok in _fits(t, cell, changed).items() if ok)
+    unit = "object" if fits["object"] > fits["cell"] else "cell"
+    support = Counter(o for t, cell, changed in effects for o in _offsets(t, cell, changed, unit))
+    needed = 1 if len(effects) == 1 else max(2, math.ceil(0.5 * len(effects)))
+    offsets = tuple(sorted(o for o, n in support.items() if n >= needed)) or ((0, 0),)
+    colour_map = _colour_map(effects)
+    quiet = [(t, cell) for t, cell, changed in events if not changed.any()]
+    region: Box | None = None
+    if any(int(t.before.grid[cell[1], cell[0]]) in colour_map for t, cell in quiet):
+        region = _region(effects)
+    against = sum(1 for t, cell in quiet if int(t.before.grid[cell[1], cell[0]]) in colour_map
+                  and _inside(cell, region))
+    return ClickRule(
+        colour_map=tuple(colour_map.items()), unit=unit, offsets=offsets, region=region,
+        effects=len(effects), no_effects=len(quiet), against=against,
+        unit_fits=(("cell", fits["cell"]), ("object", fits["object"])),
+    )

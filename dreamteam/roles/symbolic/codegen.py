@@ -1,0 +1,166 @@
+"""Write `WorldRules` out as a readable dynamics.py: HYPOTHESES, data tables, and a generated `dyn_step`.
+
+The generated `dyn_step` lists the learned rules action by action, in the order `model.step_rules`
+applies them, so the learner can check its own interpretation against the code it proposes.
+"""
+
+from __future__ import annotations
+
+import pprint
+from collections.abc import Sequence
+from typing import Any
+
+from dreamteam.roles.symbolic.embed import helper_source
+from dreamteam.roles.symbolic.model import TickRule, WorldRules
+
+HELPERS = ("lib_geometry", "lib_downsample", "lib_paint_cells", "lib_display", "lib_rebuild", "lib_copy_grid",
+           "lib_try_move", "lib_click", "lib_click_cell", "lib_tick", "lib_nearest_scene", "lib_scene_rows",
+           "lib_memo_key")
+
+ENTRY_POINTS = '''
+
+def dyn_next_rows(rows, h, a):
+    """The predicted display frame and events after action a, from the display frame rows."""
+    geometry = dyn_geometry(rows, dyn_SCALE_HINTS)
+    result = dyn_step(dyn_downsample(rows, geometry), h, a, geometry)
+    if "scene" in result:
+        out = dyn_scene_rows(result["scene"], len(rows[0]), len(rows))
+    else:
+        out = [list(row) for row in rows]
+        dyn_paint_cells(out, result["grid"], geometry)
+    return {"rows": out, "events": result["events"]}
+
+
+def predict(z, h, a):
+    """Predict the state after action a, in the format of z (an unknown format comes back unchanged)."""
+    rows = dyn_display(z)
+    if rows is None:
+        return z
+    following = dyn_next_rows(rows, h, a)
+    return dyn_rebuild(z, following["rows"], dyn_SCALE_HINTS, following["events"])
+
+
+def history(z, h, a):
+    """No hidden state has been learned yet: the history is carried unchanged."""
+    return h
+'''
+
+
+def literal(value: Any) -> str:
+    """A Python literal for a JSON-like value, wrapped for reading."""
+    return pprint.pformat(value, width=110, sort_dicts=False)
+
+
+def _tables(rules: WorldRules) -> list[str]:
+    memo = {key: scene.to_json() for key, scene in rules.memo}
+    click_map = dict(rules.click.colour_map) if rules.click is not None else {}
+    return [
+        f"dyn_SCALE_HINTS = {literal([list(h) for h in rules.hints])}",
+        f"dyn_GOALS = {literal(list(rules.goals))}",
+        f"dyn_FATAL = {literal(list(rules.fatal))}",
+        f"dyn_CLICK_MAP = {literal(click_map)}",
+        f"dyn_SCENES = {literal([s.to_json() for s in rules.scenes])}",
+        f"dyn_MEMO = {literal(memo)}",
+    ]
+
+
+def _move_lines(rules: WorldRules) -> list[str]:
+    lines: list[str] = []
+    actions = sorted({m.action for m in rules.moves})
+    for i, action in enumerate(actions):
+        lines.append(f"    {'if' if i == 0 else 'elif'} name == {action!r}:")
+        for m in rules.movers(action):
+            lines.append(f"        # move:{action}:colour{m.colour}")
+            lines.append(f"        moved = dyn_try_move(out, {m.colour}, {m.dx}, {m.dy}, {list(m.blockers)}, "
+                         f"{list(m.pushable)}, {m.vacated}, entered) or moved")
+    return lines
+
+
+def _click_lines(rules: WorldRules) -> list[str]:
+    click = rules.click
+    if click is None or not click.colour_map:
+        return []
+    region = list(click.region) if click.region else None
+    offsets = [list(o) for o in click.offsets]
+    return [
+        '    if name == "ACTION6":',
+        f"        # click:recolour-{click.unit}",
+        f"        clicked = dyn_click(out, dyn_click_cell(a, geometry, out), dyn_CLICK_MAP, {click.unit!r}, "
+        f"{offsets}, {region})",
+    ]
+
+
+def _tick_guard(rule: TickRule) -> str:
+    return {"always": "True", "moved": "moved", "changed": "changed",
+            "actions": f"name in {list(rule.actions)}"}[rule.condition]
+
+
+def _tick_lines(rules: WorldRules) -> list[str]:
+    lines = []
+    for rule in rules.ticks:
+        lines.append(f"    # counter:colour{rule.source}->colour{rule.target}")
+        lines.append(f"    if {_tick_guard(rule)}:")
+        lines.append(f"        dyn_tick(out, {list(rule.region)}, {rule.source}, {rule.target}, {rule.order!r}, "
+                     f"{rule.count})")
+    return lines
+
+
+def step_source(rules: WorldRules) -> str:
+    """The generated `dyn_step(grid, h, a, geometry)`."""
+    lines = [
+        "def dyn_step(grid, h, a, geometry):",
+        '    """One step on the logical grid: the learned rules, in order. Returns {"grid", "events", "moved"}',
+        '    or {"scene", "events"} when the whole frame is replaced."""',
+        '    name = a.get("action")',
+        "    if dyn_MEMO:",
+        "        remembered = dyn_MEMO.get(dyn_memo_key(grid, a))",
+        "        if remembered is not None:",
+        '            return {"scene": remembered, "events": []}',
+        '    if name == "RESET" and dyn_SCENES:',
+        '        return {"scene": dyn_nearest_scene(grid, dyn_SCENES), "events": []}',
+        "    out = dyn_copy_grid(grid)",
+        "    entered = []",
+        "    moved = False",
+        "    clicked = False",
+    ]
+    lines += _move_lines(rules) + _click_lines(rules)
+    lines.append("    changed = moved or clicked")
+    lines += _tick_lines(rules)
+    lines += [
+        "    events = []",
+        "    if any(c in dyn_GOALS for c in entered):",
+        '        events.append("level_up")',
+        "    if any(c in dyn_FATAL for c in entered):",
+        '        events.append("game_over")',
+        '    return {"grid": out, "events": events, "moved": moved}',
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def hypotheses_source(rules: WorldRules, extra: Sequence[dict[str, Any]] = ()) -> str:
+    """The HYPOTHESES assignment, one hypothesis per line."""
+    items = [h.to_json() for h in rules.hypotheses] + list(extra)
+    if not items:
+        return "HYPOTHESES = []\n"
+    body = "".join(f"    {item!r},\n" for item in items)
+    return f"HYPOTHESES = [\n{body}]\n"
+
+
+def dynamics_source(rules: WorldRules, transitions: int, extra: Sequence[dict[str, Any]] = ()) -> str:
+    """The whole dynamics.py for a rule set learned from `transitions` transitions."""
+    header = (
+        f'"""Dynamics surface written by the symbolic simulator from {transitions} transitions.\n\n'
+        "predict(z, h, a) turns z (a logical-grid state or an object-list state) into its display frame, finds\n"
+        "the logical grid with dyn_SCALE_HINTS, applies dyn_step (the learned rules, action by action) and\n"
+        "returns a state in the format of z. Events a move triggers are listed in the state's \"events\".\n"
+        '"""\n'
+    )
+    parts = [header, hypotheses_source(rules, extra), "\n".join(_tables(rules)) + "\n",
+             step_source(rules), helper_source(HELPERS, "dyn_")]
+    return "\n\n".join(p.rstrip("\n") + "\n" for p in parts).rstrip("\n") + "\n" + ENTRY_POINTS
+
+
+def code_part(source: str) -> str:
+    """The source without its docstring header and HYPOTHESES (to compare rule changes, not counts)."""
+    start = source.find("\ndyn_SCALE_HINTS")
+    return source[start:] if start >= 0 else source

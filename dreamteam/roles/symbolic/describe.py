@@ -1,0 +1,97 @@
+"""Name the learned rules as HYPOTHESES entries (name, description, evidence, against, status)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+
+from dreamteam.roles.symbolic.evidence import Transition
+from dreamteam.roles.symbolic.model import ClickRule, Hypothesis, MoveRule, TickRule, WorldRules
+
+
+def _colours(values: Sequence[int]) -> str:
+    return ", ".join(str(v) for v in values)
+
+
+def describe_move(rule: MoveRule) -> list[Hypothesis]:
+    """The move itself, each blocker, each pushed colour and the edge of the grid."""
+    c = rule.colour
+    out = [Hypothesis(
+        f"move:{rule.action}:colour{c}",
+        f"{rule.action} moves every colour-{c} cell by ({rule.dx}, {rule.dy}) logical cells; "
+        f"the cells it leaves become colour {rule.vacated}",
+        rule.moved, rule.unexplained,
+    )]
+    for blocker, count in zip(rule.blockers, rule.stops, strict=True):
+        out.append(Hypothesis(f"block:{rule.action}:colour{c}:by{blocker}",
+                              f"colour {blocker} in the way stops colour {c} moving on {rule.action}", count))
+    for pushed in rule.pushable:
+        out.append(Hypothesis(f"push:colour{c}:colour{pushed}",
+                              f"colour {c} pushes colour-{pushed} objects one step unless they are blocked",
+                              rule.moved))
+    if rule.edge_stops:
+        out.append(Hypothesis(f"edge:{rule.action}:colour{c}",
+                              f"colour {c} cannot leave the grid on {rule.action}", rule.edge_stops))
+    return out
+
+
+def describe_click(rule: ClickRule) -> list[Hypothesis]:
+    """The adopted click unit (and its competitor), the colour cycle and where clicks work."""
+    if not rule.colour_map:
+        return [Hypothesis("click:no-effect", "clicks change nothing", rule.no_effects)]
+    fits = dict(rule.unit_fits)
+    cycle = "; ".join(f"{a} -> {b}" for a, b in rule.colour_map)
+    offsets = ", ".join(f"({dx}, {dy})" for dx, dy in rule.offsets)
+    where = f" inside logical box {list(rule.region)}" if rule.region else ""
+    out = []
+    for unit in ("cell", "object"):
+        status = "adopted" if unit == rule.unit else ("refuted" if fits.get(unit, 0) == 0 else "competing")
+        out.append(Hypothesis(
+            f"click:recolour-{unit}",
+            f"a click{where} recolours the clicked {unit} and the {unit}s at offsets {offsets} ({cycle})",
+            fits.get(unit, 0), rule.against if unit == rule.unit else 0, status,
+        ))
+    return out
+
+
+def describe_tick(rule: TickRule) -> list[Hypothesis]:
+    """The counter, with the competing tick conditions and their errors."""
+    when = {"always": "after every action", "moved": "whenever a mover moved",
+            "changed": "whenever anything else changed",
+            "actions": f"after {_colours(rule.actions)}"}[rule.condition]
+    others = ", ".join(f"{name}: {errors} errors" for name, errors in rule.alternatives)
+    return [Hypothesis(
+        f"counter:colour{rule.source}->colour{rule.target}",
+        f"{rule.count} colour-{rule.source} cell(s) in logical box {list(rule.region)} become colour "
+        f"{rule.target} {when}, taken {rule.order} (conditions compared: {others})",
+        rule.evidence, rule.errors,
+    )]
+
+
+def describe_noops(transitions: Sequence[Transition]) -> list[Hypothesis]:
+    """Actions that never changed the frame in the window."""
+    seen: dict[str, list[bool]] = defaultdict(list)
+    for t in transitions:
+        if t.local:
+            seen[t.label].append(bool(t.changed().any()))
+    return [Hypothesis(f"no-effect:{label}", f"{label} has not changed the frame yet", len(flags))
+            for label, flags in sorted(seen.items()) if not any(flags) and label != "ACTION6"]
+
+
+def describe(rules: WorldRules, transitions: Sequence[Transition]) -> list[Hypothesis]:
+    """Every hypothesis of a learned rule set."""
+    out = [h for m in rules.moves for h in describe_move(m)]
+    if rules.click is not None:
+        out += describe_click(rules.click)
+    out += [h for t in rules.ticks for h in describe_tick(t)]
+    for colour in rules.goals:
+        ups = sum(1 for t in transitions if t.level_up)
+        out.append(Hypothesis(f"goal:colour{colour}", f"a mover entering colour {colour} completes the level", ups))
+    for colour in rules.fatal:
+        deaths = sum(1 for t in transitions if t.game_over)
+        out.append(Hypothesis(f"fatal:colour{colour}", f"a mover entering colour {colour} loses the level", deaths))
+    if rules.scenes:
+        resets = sum(1 for t in transitions if t.label == "RESET")
+        out.append(Hypothesis("reset:nearest-level-start",
+                              f"RESET shows the closest of {len(rules.scenes)} remembered level starts", resets))
+    return out + describe_noops(transitions)

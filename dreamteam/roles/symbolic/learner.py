@@ -1,0 +1,76 @@
+"""From a regression window to `WorldRules`: movers, clicks, counters, touch events, remembered scenes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from dreamteam.codec import encode_grid
+from dreamteam.roles.symbolic.artifact_lib import lib_background, lib_leftover
+from dreamteam.roles.symbolic.clicks import learn_click
+from dreamteam.roles.symbolic.describe import describe
+from dreamteam.roles.symbolic.evidence import MotionCache, Transition
+from dreamteam.roles.symbolic.frames import LogicalFrame
+from dreamteam.roles.symbolic.model import Scene, WorldRules, apply_moves
+from dreamteam.roles.symbolic.movers import learn_moves
+from dreamteam.roles.symbolic.ticks import learn_ticks, tick_mask
+
+MAX_SCENES = 8
+
+
+def scene_of(frame: LogicalFrame) -> Scene:
+    """A frame as a remembered scene (exactly re-renderable)."""
+    grid = frame.grid.tolist()
+    fill, residual = lib_leftover(frame.display.tolist(), grid, list(frame.geometry), lib_background(grid))
+    return Scene(frame.geometry, tuple(encode_grid(frame.grid)), int(fill), tuple((x, y, c) for x, y, c in residual))
+
+
+def learn_scenes(transitions: Sequence[Transition]) -> tuple[Scene, ...]:
+    """Level starts: frames after RESET or a level-up, and the frame before step 0."""
+    frames = []
+    for t in transitions:
+        if t.step == 0:
+            frames.append(t.before)
+        if t.label == "RESET" or t.level_up:
+            frames.append(t.after)
+    scenes: dict[tuple[object, ...], Scene] = {}
+    for frame in frames:
+        scene = scene_of(frame)
+        key = (scene.geometry, scene.grid)
+        scenes.pop(key, None)
+        scenes[key] = scene
+    return tuple(scenes.values())[-MAX_SCENES:]
+
+
+def learn_touches(transitions: Sequence[Transition], rules: WorldRules) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(goal colours, fatal colours): entered just before a level-up / a game over and never otherwise."""
+    safe: set[int] = set()
+    goal: set[int] = set()
+    fatal: set[int] = set()
+    for t in transitions:
+        if not t.before.same_layout(t.after) and not t.level_up:
+            continue
+        moved, entered = apply_moves(rules, t.before.grid.tolist(), t.label)
+        if not moved:
+            continue
+        if t.level_up:
+            goal.update(entered)
+        elif t.game_over:
+            fatal.update(entered)
+        else:
+            safe.update(entered)
+    return tuple(sorted(goal - safe)), tuple(sorted(fatal - safe))
+
+
+def learn(transitions: Sequence[Transition], cache: MotionCache, hints: Sequence[Sequence[int]]) -> WorldRules:
+    """Learn every rule family from the window and name the hypotheses."""
+    hint_tuple = tuple((int(h[0]), int(h[1]), int(h[2])) for h in hints)
+    rules = WorldRules(hints=hint_tuple, moves=tuple(learn_moves(transitions, cache)))
+    rules = replace(rules, click=learn_click(transitions))
+    ticks = tuple(learn_ticks(transitions, rules))
+    if ticks and rules.click is not None:
+        rules = replace(rules, click=learn_click(transitions, ignore=lambda t: tick_mask(t, ticks)))
+    rules = replace(rules, ticks=ticks, scenes=learn_scenes(transitions))
+    goals, fatal = learn_touches(transitions, rules)
+    rules = replace(rules, goals=goals, fatal=fatal)
+    return replace(rules, hypotheses=tuple(describe(rules, transitions)))

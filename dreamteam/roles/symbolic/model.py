@@ -1,0 +1,183 @@
+"""The learned world model as data, and a Python interpreter of it that matches the generated dynamics.py.
+
+`step_rules` applies the rules in the same order as the `dyn_step` the code generator writes: RESET
+restores the nearest remembered scene; otherwise movers move, a click recolours, then counters tick.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from dreamteam.roles.symbolic.artifact_dyn import (
+    lib_click,
+    lib_click_cell,
+    lib_copy_grid,
+    lib_memo_key,
+    lib_move,
+    lib_nearest_scene,
+    lib_tick,
+)
+
+Box = tuple[int, int, int, int]
+TICK_ORDERS = ("row-last", "row-first", "column-last", "column-first")
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRule:
+    """Action `action` moves every cell of `colour` by (dx, dy) unless a blocker is in the way."""
+
+    action: str
+    colour: int
+    dx: int
+    dy: int
+    blockers: tuple[int, ...] = ()
+    pushable: tuple[int, ...] = ()
+    vacated: int = 0
+    moved: int = 0
+    blocked: int = 0
+    unexplained: int = 0
+    stops: tuple[int, ...] = ()
+    edge_stops: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ClickRule:
+    """A click recolours the clicked cell or object, and those at `offsets`, through `colour_map`."""
+
+    colour_map: tuple[tuple[int, int], ...]
+    unit: str = "cell"
+    offsets: tuple[tuple[int, int], ...] = ((0, 0),)
+    region: Box | None = None
+    effects: int = 0
+    no_effects: int = 0
+    against: int = 0
+    unit_fits: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TickRule:
+    """A counter: `count` cells of `source` in `region` become `target` when `condition` holds."""
+
+    source: int
+    target: int
+    region: Box
+    order: str
+    count: int = 1
+    condition: str = "always"
+    actions: tuple[str, ...] = ()
+    evidence: int = 0
+    errors: int = 0
+    alternatives: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Scene:
+    """A remembered frame (a level start): geometry, logical grid as hex rows, fill and residual pixels."""
+
+    geometry: tuple[int, int, int]
+    grid: tuple[str, ...]
+    fill: int
+    residual: tuple[tuple[int, int, int], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The dict form stored in dynamics.py."""
+        return {"geometry": list(self.geometry), "grid": list(self.grid), "fill": self.fill,
+                "residual": [list(p) for p in self.residual]}
+
+
+@dataclass(frozen=True, slots=True)
+class Hypothesis:
+    """One named rule with its evidence (and counter-evidence) in the regression window."""
+
+    name: str
+    description: str
+    evidence: int
+    against: int = 0
+    status: str = "adopted"
+
+    def to_json(self) -> dict[str, Any]:
+        """The HYPOTHESES entry."""
+        return {"name": self.name, "description": self.description, "evidence": self.evidence,
+                "against": self.against, "status": self.status}
+
+
+@dataclass(frozen=True, slots=True)
+class WorldRules:
+    """Everything the simulator learned from one regression window."""
+
+    hints: tuple[tuple[int, int, int], ...] = ()
+    moves: tuple[MoveRule, ...] = ()
+    click: ClickRule | None = None
+    ticks: tuple[TickRule, ...] = ()
+    goals: tuple[int, ...] = ()
+    fatal: tuple[int, ...] = ()
+    scenes: tuple[Scene, ...] = ()
+    memo: tuple[tuple[str, Scene], ...] = ()
+    hypotheses: tuple[Hypothesis, ...] = field(default=())
+
+    def movers(self, action: str) -> list[MoveRule]:
+        """The move rules of one action, in colour order."""
+        return [m for m in self.moves if m.action == action]
+
+
+def tick_due(rule: TickRule, action: str, moved: bool, changed: bool) -> bool:
+    """Whether a counter ticks after this action."""
+    if rule.condition == "moved":
+        return moved
+    if rule.condition == "changed":
+        return changed
+    if rule.condition == "actions":
+        return action in rule.actions
+    return True
+
+
+def touch_events(entered: Sequence[int], goals: Sequence[int], fatal: Sequence[int]) -> list[str]:
+    """Events raised by the colours a mover entered."""
+    events = []
+    if any(c in goals for c in entered):
+        events.append("level_up")
+    if any(c in fatal for c in entered):
+        events.append("game_over")
+    return events
+
+
+def apply_moves(rules: WorldRules, grid: list[list[int]], action: str) -> tuple[bool, list[int]]:
+    """Run the action's movers in place; (any moved, colours entered)."""
+    moved, entered = False, []
+    for rule in rules.movers(action):
+        result = lib_move(grid, rule.colour, rule.dx, rule.dy, list(rule.blockers), list(rule.pushable), rule.vacated)
+        if result is not None:
+            moved = True
+            entered.extend(result)
+    return moved, entered
+
+
+def step_rules(
+    rules: WorldRules, grid: list[list[int]], action: Mapping[str, Any], geometry: Sequence[int]
+) -> dict[str, Any]:
+    """One predicted step on a logical grid: {"grid", "events", "moved"} or {"scene", "events"}."""
+    name = str(action.get("action", "")).upper()
+    if rules.memo:
+        remembered = dict(rules.memo).get(lib_memo_key(grid, action))
+        if remembered is not None:
+            return {"scene": remembered.to_json(), "events": []}
+    if name == "RESET":
+        scene = lib_nearest_scene(grid, [s.to_json() for s in rules.scenes])
+        if scene is not None:
+            return {"scene": scene, "events": []}
+    out = lib_copy_grid(grid)
+    moved, entered = apply_moves(rules, out, name)
+    clicked = False
+    if name == "ACTION6" and rules.click is not None:
+        click = rules.click
+        cell = lib_click_cell(action, geometry, out)
+        region = list(click.region) if click.region else None
+        offsets = [list(o) for o in click.offsets]
+        clicked = lib_click(out, cell, dict(click.colour_map), click.unit, offsets, region)
+    changed = moved or clicked
+    for tick in rules.ticks:
+        if tick_due(tick, name, moved, changed):
+            lib_tick(out, list(tick.region), tick.source, tick.target, tick.order, tick.count)
+    return {"grid": out, "events": touch_events(entered, rules.goals, rules.fatal), "moved": moved}

@@ -1,0 +1,139 @@
+"""Learn which action moves which colour by how much, what blocks it, what it pushes and what it leaves.
+
+Nothing is assumed about what an action means: for every (action, colour) pair the displacement is the
+most common shift that colour showed under that action. Blockers are the colours found in the way
+whenever the mover stayed put and never found in the way when it moved.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from dreamteam.roles.symbolic.evidence import Motion, MotionCache, Transition
+from dreamteam.roles.symbolic.model import MoveRule
+
+Shift = tuple[int, int]
+MIN_SHARE = 0.6
+
+
+@dataclass
+class _Tally:
+    """Counts for one (action, colour) pair."""
+
+    shifts: Counter[Shift] = field(default_factory=Counter)
+    pushes: set[int] = field(default_factory=set)
+
+
+def primary_moves(t: Transition, found: dict[int, Motion]) -> dict[int, Shift]:
+    """Colours that moved on their own (not pushed by another colour moving the same way)."""
+    moved = {c: (m.dx, m.dy) for c, m in found.items() if m.kind == "moved"}
+    pushed = set()
+    for c1, d1 in moved.items():
+        front = {(x + d1[0], y + d1[1]) for x, y in found[c1].cells}
+        for c2, d2 in moved.items():
+            if c2 != c1 and d2 == d1 and front & found[c2].cells:
+                pushed.add(c2)
+    return {c: d for c, d in moved.items() if c not in pushed}
+
+
+def pushed_by(t: Transition, found: dict[int, Motion], mover: int) -> set[int]:
+    """Colours that moved with `mover` because its front overlapped them."""
+    m = found.get(mover)
+    if m is None or m.kind != "moved":
+        return set()
+    front = {(x + m.dx, y + m.dy) for x, y in m.cells}
+    return {c for c, o in found.items() if c != mover and o.kind == "moved" and (o.dx, o.dy) == (m.dx, m.dy)
+            and front & o.cells}
+
+
+def _tally(transitions: Sequence[Transition], cache: MotionCache) -> dict[tuple[str, int], _Tally]:
+    tallies: dict[tuple[str, int], _Tally] = defaultdict(_Tally)
+    for t in transitions:
+        if not t.local or t.label == "ACTION6":
+            continue
+        found = cache.get(t)
+        for colour, shift in primary_moves(t, found).items():
+            tally = tallies[(t.label, colour)]
+            tally.shifts[shift] += 1
+            tally.pushes |= pushed_by(t, found, colour)
+    return tallies
+
+
+@dataclass
+class _Blocking:
+    """Target colours seen when the mover moved / stayed, and the colours left behind."""
+
+    passable: set[int] = field(default_factory=set)
+    stopped: list[tuple[set[int], bool]] = field(default_factory=list)
+    vacated: Counter[int] = field(default_factory=Counter)
+    moved: int = 0
+    unexplained: int = 0
+
+
+def _targets(grid: np.ndarray, colour: int, shift: Shift) -> tuple[set[int], bool, list[tuple[int, int]]]:
+    """Colours in the way of all `colour` cells moved by `shift`, whether one falls off, and the cells."""
+    ys, xs = np.nonzero(grid == colour)
+    rows, cols = grid.shape
+    own = set(zip(xs.tolist(), ys.tolist(), strict=True))
+    colours, off = set(), False
+    for x, y in own:
+        tx, ty = x + shift[0], y + shift[1]
+        if not (0 <= tx < cols and 0 <= ty < rows):
+            off = True
+        elif (tx, ty) not in own:
+            colours.add(int(grid[ty, tx]))
+    return colours, off, sorted(own)
+
+
+def _blocking(
+    transitions: Iterable[Transition], cache: MotionCache, action: str, colour: int, shift: Shift
+) -> _Blocking:
+    seen = _Blocking()
+    for t in transitions:
+        if not t.local or t.label != action or not (t.before.grid == colour).any():
+            continue
+        colours, off, own = _targets(t.before.grid, colour, shift)
+        m = cache.get(t).get(colour)
+        if m is not None and m.kind == "moved" and (m.dx, m.dy) == shift:
+            seen.moved += 1
+            seen.passable |= colours
+            landed = {(x + shift[0], y + shift[1]) for x, y in own}
+            seen.vacated.update(int(t.after.grid[y, x]) for x, y in own if (x, y) not in landed)
+        elif m is not None and m.kind == "static":
+            seen.stopped.append((colours, off))
+        else:
+            seen.unexplained += 1
+    return seen
+
+
+def learn_moves(transitions: Sequence[Transition], cache: MotionCache) -> list[MoveRule]:
+    """One rule per (action, colour) that moved consistently under that action."""
+    rules = []
+    for (action, colour), tally in sorted(_tally(transitions, cache).items()):
+        shift, count = tally.shifts.most_common(1)[0]
+        if count < MIN_SHARE * sum(tally.shifts.values()):
+            continue
+        seen = _blocking(transitions, cache, action, colour, shift)
+        pushable = tuple(sorted(tally.pushes))
+        candidates = set().union(*(c for c, _ in seen.stopped)) if seen.stopped else set()
+        blockers = tuple(sorted(candidates - seen.passable - set(pushable) - {colour}))
+        explained = sum(1 for c, off in seen.stopped if off or c & set(blockers) or c & set(pushable))
+        vacated = seen.vacated.most_common(1)[0][0] if seen.vacated else _background(transitions)
+        rules.append(MoveRule(
+            action, colour, shift[0], shift[1], blockers, pushable, vacated,
+            moved=seen.moved, blocked=explained, unexplained=seen.unexplained + len(seen.stopped) - explained,
+            stops=tuple(sum(1 for c, _ in seen.stopped if b in c) for b in blockers),
+            edge_stops=sum(1 for _, off in seen.stopped if off),
+        ))
+    return rules
+
+
+def _background(transitions: Sequence[Transition]) -> int:
+    """The commonest colour of the latest frame (what an uncovered cell most likely shows)."""
+    if not transitions:
+        return 0
+    return int(np.bincount(transitions[-1].after.grid.ravel().astype(np.intp) & 15).argmax())

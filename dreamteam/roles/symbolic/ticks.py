@@ -1,0 +1,124 @@
+"""Learn counters: cells that turn from one colour to another a few at a time (status bars, timers).
+
+Works on what the move and click rules leave unexplained. A counter (source -> target) lives in the box
+around the source-coloured objects it eats; which cell goes next is chosen among four orders (reading
+order by rows or by columns, from the start or the end). When it ticks is chosen among four conditions,
+simplest first: every step, whenever a mover moved, whenever anything else changed, on a set of actions.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from dreamteam.roles.symbolic.artifact_dyn import lib_tick
+from dreamteam.roles.symbolic.evidence import BoolArray, Transition, touching
+from dreamteam.roles.symbolic.model import TICK_ORDERS, Box, TickRule, WorldRules, step_rules
+
+MIN_EVENTS = 2
+
+
+@dataclass(frozen=True, slots=True)
+class _Outcome:
+    """A transition with what the tick-free rules left unexplained."""
+
+    t: Transition
+    residual: BoolArray
+    moved: bool
+    changed: bool
+
+
+def _outcomes(transitions: Sequence[Transition], rules: WorldRules) -> list[_Outcome]:
+    out = []
+    for t in transitions:
+        if not t.local:
+            continue
+        result = step_rules(rules, t.before.grid.tolist(), t.action, t.before.geometry)
+        if "scene" in result:
+            continue
+        predicted = np.asarray(result["grid"], dtype=np.int8)
+        changed = bool((predicted != t.before.grid).any())
+        out.append(_Outcome(t, predicted != t.after.grid, bool(result["moved"]), changed))
+    return out
+
+
+def _box(masks: Sequence[BoolArray]) -> Box:
+    ys, xs = np.nonzero(np.logical_or.reduce(masks))
+    return int(xs.min()), int(ys.min()), int(xs.max()), int(ys.max())
+
+
+def _order_fits(o: _Outcome, mask: BoolArray, region: Box, source: int, target: int) -> list[str]:
+    """The orders under which ticking reproduces exactly the cells that changed."""
+    fits = []
+    for order in TICK_ORDERS:
+        grid = o.t.before.grid.tolist()
+        lib_tick(grid, list(region), source, target, order, int(mask.sum()))
+        if np.array_equal(np.asarray(grid, dtype=np.int8) != o.t.before.grid, mask):
+            fits.append(order)
+    return fits
+
+
+def _condition(outcomes: Sequence[_Outcome], ticked: Sequence[bool]) -> tuple[str, tuple[str, ...], list[tuple[str, int]]]:
+    """The simplest tick condition with the fewest errors, and every candidate's error count."""
+    labels = [o.t.label for o in outcomes]
+    always_labels = tuple(sorted({lab for lab in labels if all(k for k, l2 in zip(ticked, labels, strict=True)
+                                                                if l2 == lab)}))
+    predictions = {
+        "always": [True] * len(outcomes),
+        "moved": [o.moved for o in outcomes],
+        "changed": [o.changed for o in outcomes],
+        "actions": [lab in always_labels for lab in labels],
+    }
+    errors = [(name, sum(p != k for p, k in zip(pred, ticked, strict=True))) for name, pred in predictions.items()]
+    best = min(errors, key=lambda item: item[1])[0]
+    return best, always_labels if best == "actions" else (), errors
+
+
+def _learn_one(outcomes: Sequence[_Outcome], source: int, target: int, events: list[tuple[_Outcome, BoolArray]]) -> TickRule | None:
+    region = _box([touching(o.t.before.grid == source, m) | m for o, m in events])
+    orders: Counter[str] = Counter(order for o, m in events for order in _order_fits(o, m, region, source, target))
+    if not orders:
+        return None
+    order, fitted = orders.most_common(1)[0]
+    count = Counter(int(m.sum()) for _, m in events).most_common(1)[0][0]
+    x0, y0, x1, y1 = region
+    able = [o for o in outcomes if int((o.t.before.grid[y0 : y1 + 1, x0 : x1 + 1] == source).sum()) >= count]
+    hit = {id(o) for o, _ in events}
+    ticked = [id(o) in hit for o in able]
+    condition, actions, alternatives = _condition(able, ticked)
+    errors = dict(alternatives)[condition] + len(events) - fitted
+    return TickRule(source, target, region, order, count, condition, actions, evidence=fitted, errors=errors,
+                    alternatives=tuple(alternatives))
+
+
+def learn_ticks(transitions: Sequence[Transition], rules: WorldRules) -> list[TickRule]:
+    """Counter rules for colour changes the move and click rules do not explain."""
+    outcomes = _outcomes(transitions, replace(rules, ticks=()))
+    groups: dict[tuple[int, int], list[tuple[_Outcome, BoolArray]]] = defaultdict(list)
+    for o in outcomes:
+        if not o.residual.any():
+            continue
+        before, after = o.t.before.grid[o.residual], o.t.after.grid[o.residual]
+        for source, target in sorted(set(zip(before.tolist(), after.tolist(), strict=True))):
+            mask = o.residual & (o.t.before.grid == source) & (o.t.after.grid == target)
+            groups[(int(source), int(target))].append((o, mask))
+    found = []
+    for (source, target), events in sorted(groups.items()):
+        if len(events) < MIN_EVENTS:
+            continue
+        rule = _learn_one(outcomes, source, target, events)
+        if rule is not None and rule.evidence >= MIN_EVENTS and rule.evidence * 2 > len(events):
+            found.append(rule)
+    return found
+
+
+def tick_mask(t: Transition, ticks: Sequence[TickRule]) -> BoolArray:
+    """Cells the counters would change in this transition's before frame (whatever the condition)."""
+    grid = t.before.grid.tolist()
+    for tick in ticks:
+        lib_tick(grid, list(tick.region), tick.source, tick.target, tick.order, tick.count)
+    mask: BoolArray = np.asarray(grid, dtype=np.int8) != t.before.grid
+    return mask

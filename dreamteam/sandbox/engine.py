@@ -1,0 +1,276 @@
+"""Worker-side replay: evaluate old and new artifact versions over every transition in one call."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from dreamteam.sandbox.execution import Outcome, Runner
+from dreamteam.sandbox.gridlib import Grid
+
+CONTRACTS: dict[str, tuple[tuple[str, ...], str]] = {
+    "dynamics": (("predict",), "dynamics.py must define predict(z, h, a) -> z (history(z, h, a) -> h is optional)"),
+    "observation": (("parse", "render"), "observable.py must define parse(frame) -> z and render(z) -> grid"),
+}
+"""Surface -> (required functions, the contract stated in errors)."""
+
+Wire = list[Any]
+"""A verdict in the compact form [right, wrong_cells, [x, y, expected, got, frame] | None, error]."""
+
+
+@dataclass
+class Side:
+    """One artifact version during a replay."""
+
+    functions: dict[str, Any] | None
+    status: str
+    seconds: float = 0.0
+    cache: dict[int, Wire] = field(default_factory=dict)
+
+    @property
+    def active(self) -> bool:
+        """Whether this version can still be evaluated."""
+        return self.functions is not None and self.status == "ok"
+
+
+def load_side(runner: Runner, artifact: dict[str, str] | None, surface: str) -> Side:
+    """Load one version, checking it defines the surface's contract."""
+    if artifact is None:
+        return Side(None, "absent")
+    loaded = runner.load(surface, artifact["source"], artifact["filename"])
+    if loaded.namespace is None:
+        if loaded.errors:
+            return Side(None, f"compile error: {loaded.errors[0]}")
+        if loaded.outcome.limit:
+            return Side(None, f"killed: {loaded.outcome.limit}")
+        return Side(None, f"load error: {loaded.outcome.error}")
+    required, contract = CONTRACTS[surface]
+    if any(not callable(loaded.namespace.get(name)) for name in required):
+        return Side(None, f"load error: {contract}")
+    names = (*required, "history")
+    return Side({n: loaded.namespace.get(n) for n in names if callable(loaded.namespace.get(n))}, "ok")
+
+
+_SCALARS = frozenset({int, float, str, bool, type(None)})
+
+
+def _is_frozen_tuple(value: tuple[Any, ...]) -> bool:
+    return set(map(type, value)) <= _SCALARS
+
+
+def clone(value: Any) -> Any:
+    """A deep copy of a JSON-like value that shares immutable parts (scalars, tuples of scalars, Grids)."""
+    kind = type(value)
+    if kind in _SCALARS or kind is Grid:
+        return value
+    if kind is dict:
+        return {k: clone(v) for k, v in value.items()}
+    if kind is list:
+        kinds = set(map(type, value))
+        if kinds <= _SCALARS:
+            return value.copy()
+        if kinds == {tuple} and set(map(type, itertools.chain.from_iterable(value))) <= _SCALARS:
+            return value.copy()
+        return [clone(v) for v in value]
+    if kind is tuple and _is_frozen_tuple(value):
+        return value
+    return copy.deepcopy(value)
+
+
+_RIGHT: Wire = [1, 0, None, ""]
+
+
+def _same_bytes(out: list[Any], expected: Grid) -> bool | None:
+    """Fast path for canvases (bytearray rows): True/False, or None when the rows are not bytes-like."""
+    if len(out) != expected.height:
+        return None
+    try:
+        if set(map(len, out)) != {expected.width}:
+            return None
+        return b"".join(out) == expected._cell_bytes()
+    except TypeError:
+        return None
+
+
+def _grid_array(out: Any) -> Any:
+    if isinstance(out, Grid):
+        return out._view()
+    if isinstance(out, list | tuple) and out and all(isinstance(row, bytes | bytearray) for row in out):
+        if len(set(map(len, out))) != 1:
+            raise ValueError("ragged rows")
+        return np.frombuffer(b"".join(out), dtype=np.uint8).reshape(len(out), len(out[0]))
+    return np.asarray(out)
+
+
+def compare(out: Any, expected: Grid, expected_rows: Callable[[], list[list[int]]], frame: str) -> Wire:
+    """Judge a rendered grid against the observed one, cell by cell (`expected_rows` gives it as row lists)."""
+    if type(out) is list:
+        same = _same_bytes(out, expected)
+        if same or (same is None and out == expected_rows()):
+            return _RIGHT
+    elif isinstance(out, Grid) and out == expected:
+        return _RIGHT
+    cells = expected.height * expected.width
+    try:
+        got = _grid_array(out)
+    except (ValueError, TypeError):
+        return [0, cells, None, f"render returned a ragged or non-grid value ({type(out).__name__})"]
+    if got.ndim != 2 or got.dtype.kind not in "iub":
+        return [0, cells, None, "render must return rows of integer colours"]
+    want = expected._view()
+    if got.shape != want.shape:
+        shape = f"{got.shape[1]}x{got.shape[0]}"
+        return [0, cells, None, f"render returned a {shape} grid, expected {expected.width}x{expected.height}"]
+    wrong = got != want
+    count = int(np.count_nonzero(wrong))
+    if count == 0:
+        return _RIGHT
+    y, x = divmod(int(np.argmax(wrong)), want.shape[1])
+    return [0, count, [x, y, int(want[y, x]), int(got[y, x]), frame], ""]
+
+
+def failed(error: str, cells: int) -> Wire:
+    """The verdict for a version that could not produce a prediction."""
+    return [0, cells, None, error]
+
+
+class Replay:
+    """The state of one replay call inside the worker."""
+
+    def __init__(self, runner: Runner, request: dict[str, Any]) -> None:
+        self.runner = runner
+        self.surface: str = request["surface"]
+        self.grids = [Grid.from_hex(text, width) for width, text in request["grids"]]
+        self._rows: dict[int, list[list[int]]] = {}
+        self.sides = [load_side(runner, request.get(key), self.surface) for key in ("old", "new")]
+        self.companion: Side | None = None
+        if self.surface == "dynamics":
+            self.companion = load_side(runner, request["companion"], "observation")
+        self.aborted = ""
+
+    def rows(self, index: int) -> Callable[[], list[list[int]]]:
+        """A getter for observed grid `index` as row lists (computed once; never handed to artifact code)."""
+
+        def get() -> list[list[int]]:
+            if index not in self._rows:
+                self._rows[index] = self.grids[index].tolist()
+            return self._rows[index]
+
+        return get
+
+    def cells(self, index: int) -> int:
+        """Number of cells of grid `index`."""
+        return self.grids[index].height * self.grids[index].width
+
+    def timed(self, side: Side, func: Callable[..., Any], *args: Any) -> Outcome:
+        """Run `func` for one side, charging its time and recording a limit hit."""
+        start = time.perf_counter()
+        outcome = self.runner.run(func, *args)
+        side.seconds += time.perf_counter() - start
+        if outcome.limit:
+            side.status = f"killed: {outcome.limit}"
+        return outcome
+
+    def verdict(self, side: Side, func: Callable[..., Any], *args: Any, cells: int) -> Wire:
+        """Evaluate one side on one transition (or one frame)."""
+        if not side.active:
+            return failed(_inactive_reason(side), cells)
+        outcome = self.timed(side, func, *args)
+        if outcome.limit:
+            return failed(outcome.limit, cells)
+        if outcome.error:
+            return failed(outcome.error, cells)
+        wire: Wire = outcome.value
+        return wire
+
+    def dynamics_pair(self, before: int, after: int, action: Any, history: Any) -> list[Wire] | None:
+        """Both verdicts for one transition on the dynamics surface (None when the companion was killed)."""
+        companion = self.companion
+        assert companion is not None and companion.functions is not None
+        cells = self.cells(after)
+        parsed = self.timed(companion, companion.functions["parse"], self.grids[before])
+        if parsed.limit:
+            self.aborted = f"observable.py companion: {parsed.limit}"
+            return None
+        if parsed.error:
+            return [failed(f"observable.parse failed: {parsed.error}", cells)] * 2
+        z = parsed.value
+        try:
+            copies = [(clone(z), clone(history), clone(action)), (z, history, action)]
+        except (RecursionError, TypeError, ValueError) as exc:
+            return [failed(f"observable.parse returned an uncopyable state: {exc}", cells)] * 2
+        render = companion.functions["render"]
+        expected, rows = self.grids[after], self.rows(after)
+        return [
+            self.verdict(side, _dynamics_step, side.functions, render, *args, expected, rows, cells=cells)
+            for side, args in zip(self.sides, copies, strict=True)
+        ]
+
+    def frame_verdict(self, side: Side, index: int) -> Wire:
+        """One side's round-trip verdict on one observed frame (cached per frame while the side is active)."""
+        cached = side.cache.get(index)
+        if cached is not None and side.active:
+            return cached
+        wire = self.verdict(side, _round_trip, side.functions, self.grids[index], self.rows(index), cells=self.cells(index))
+        if side.active:
+            side.cache[index] = wire
+        return wire
+
+    def observation_pair(self, before: int, after: int) -> list[Wire]:
+        """Both verdicts for one transition on the observation surface."""
+        return [_combine(self.frame_verdict(side, before), self.frame_verdict(side, after)) for side in self.sides]
+
+
+def _inactive_reason(side: Side) -> str:
+    return "no previous version" if side.status == "absent" else f"skipped: {side.status}"
+
+
+def _dynamics_step(
+    functions: dict[str, Any], render: Any, z: Any, h: Any, a: Any, expected: Grid, rows: Callable[[], Any]
+) -> Wire:
+    history = functions.get("history")
+    h1 = history(z, h, a) if history is not None else h
+    return compare(render(functions["predict"](z, h1, a)), expected, rows, "after")
+
+
+def _round_trip(functions: dict[str, Any], frame: Grid, rows: Callable[[], Any]) -> Wire:
+    return compare(functions["render"](functions["parse"](frame)), frame, rows, "")
+
+
+def _combine(before: Wire, after: Wire) -> Wire:
+    right = bool(before[0]) and bool(after[0])
+    first = next((w for w in (before, after) if not w[0]), None)
+    diff = None
+    if first is not None and first[2] is not None:
+        diff = [*first[2][:4], "before" if first is before else "after"]
+    errors = [f"{label}: {w[3]}" for label, w in (("before", before), ("after", after)) if w[3]]
+    return [int(right), before[1] + after[1], diff, errors[0] if errors else ""]
+
+
+def run_replay(runner: Runner, request: dict[str, Any]) -> dict[str, Any]:
+    """Replay every transition of `request` for both versions; the reply the worker sends back."""
+    start = time.perf_counter()
+    replay = Replay(runner, request)
+    companion = replay.companion
+    if companion is not None and not companion.active:
+        return {"kind": "rejected", "reason": f"observable.py companion: {companion.status}"}
+    records = []
+    for step, before, after, action, history in request["transitions"]:
+        if replay.surface == "dynamics":
+            pair = replay.dynamics_pair(before, after, action, history)
+        else:
+            pair = replay.observation_pair(before, after)
+        if pair is None:
+            return {"kind": "killed", "reason": replay.aborted}
+        records.append([step, pair[0], pair[1]])
+    old, new = replay.sides
+    return {
+        "kind": "ok", "old_status": old.status, "new_status": new.status, "records": records,
+        "worker_seconds": time.perf_counter() - start, "side_seconds": [old.seconds, new.seconds],
+    }

@@ -1,0 +1,209 @@
+"""`Sandbox`: load, call and replay artifacts in a persistent, transparently restarted worker process."""
+
+from __future__ import annotations
+
+import time
+import weakref
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any, Literal
+
+from dreamteam.sandbox.limits import Limits, timeout_reason
+from dreamteam.sandbox.policy import compile_artifact
+from dreamteam.sandbox.process import Reply, WorkerProcess
+from dreamteam.sandbox.replay_request import SURFACE_FILES, build_replay_request, encode_value
+from dreamteam.sandbox.report import ReplayReport, TransitionRecord, Verdict
+from dreamteam.sandbox.scope import check_scope
+
+ResultKind = Literal["ok", "rejected", "error", "killed"]
+"""ok; rejected (scope, compile, not loaded, bad arguments); error (the artifact raised); killed (a limit)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LoadResult:
+    """Outcome of loading an artifact into the worker."""
+
+    kind: ResultKind
+    errors: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    names: tuple[str, ...] = ()
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        """True when the artifact is loaded and callable."""
+        return self.kind == "ok"
+
+    @property
+    def reason(self) -> str:
+        """The errors as one line ('' when ok)."""
+        return "; ".join(self.errors)
+
+
+@dataclass(frozen=True, slots=True)
+class CallResult:
+    """Outcome of calling an artifact function: its JSON value, or why there is none."""
+
+    kind: ResultKind
+    value: Any = None
+    reason: str = ""
+    printed: str = ""
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        """True when the function returned a value."""
+        return self.kind == "ok"
+
+
+class Sandbox:
+    """Runs artifact code in a separate worker process under `Limits`; a killed worker is replaced on the
+    next request and the loaded artifacts are loaded again. With `warm_spare` a second, idle worker is kept
+    started so that a restart does not wait for Python and numpy to import."""
+
+    def __init__(self, limits: Limits | None = None, *, warm_spare: bool = True) -> None:
+        self.limits = limits or Limits()
+        self.warm_spare = warm_spare
+        self.restarts = 0
+        self._active: WorkerProcess | None = None
+        self._spare: WorkerProcess | None = None
+        self._sources: dict[str, tuple[str, str]] = {}
+        self._finalizer = weakref.finalize(self, _close_workers, [])
+
+    def __enter__(self) -> Sandbox:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
+    @property
+    def worker_pid(self) -> int | None:
+        """The pid of the current worker (None before the first request or after close)."""
+        return self._active.pid if self._active is not None and self._active.alive() else None
+
+    def start(self) -> int:
+        """Make sure a worker is running and ready; return its pid."""
+        return self._worker().pid
+
+    def load(
+        self,
+        name: str,
+        source: str,
+        *,
+        filename: str | None = None,
+        owned: Collection[str] | None = None,
+        helper_prefixes: Collection[str] = (),
+        surface: str = "this",
+    ) -> LoadResult:
+        """Scope-check (when `owned` is given), compile, and execute an artifact's top level as `name`."""
+        start = time.perf_counter()
+        filename = filename or f"{name}.py"
+        if owned is not None:
+            scope_errors = check_scope(source, owned, helper_prefixes, surface=surface)
+            if scope_errors:
+                return LoadResult("rejected", tuple(e.message for e in scope_errors), seconds=_since(start))
+        compiled = compile_artifact(source, filename)
+        if not compiled.ok:
+            return LoadResult("rejected", compiled.errors, compiled.warnings, seconds=_since(start))
+        payload = {"op": "load", "name": name, "source": source, "filename": filename}
+        reply = self._request(payload, self.limits.time_s + self.limits.kill_grace_s, timeout_reason(self.limits.time_s))
+        data = reply.data
+        if reply.lost or data.get("kind") != "ok":
+            kind = "killed" if reply.lost else data.get("kind", "error")
+            errors = (reply.lost,) if reply.lost else tuple(data.get("errors") or [data.get("reason", "")])
+            return LoadResult(kind, errors, tuple(data.get("warnings", ())), seconds=_since(start))
+        self._sources[name] = (source, filename)
+        return LoadResult("ok", (), tuple(data.get("warnings", ())), tuple(data.get("names", ())), _since(start))
+
+    def call(self, name: str, function: str, args: Sequence[Any] = ()) -> CallResult:
+        """Call `function` of the loaded artifact `name` with JSON-able arguments (numpy 2-D arrays become
+        read-only grids) under the limits."""
+        start = time.perf_counter()
+        if name not in self._sources:
+            return CallResult("rejected", reason=f"artifact '{name}' is not loaded")
+        try:
+            payload = {"op": "call", "name": name, "function": function, "args": encode_value(list(args))}
+        except (TypeError, ValueError) as exc:
+            return CallResult("rejected", reason=f"arguments are not JSON-able: {exc}")
+        hard_limit = 2 * self.limits.time_s + self.limits.kill_grace_s
+        reply = self._request(payload, hard_limit, timeout_reason(self.limits.time_s))
+        if reply.lost:
+            return CallResult("killed", reason=reply.lost, seconds=_since(start))
+        data = reply.data
+        kind = data.get("kind", "error")
+        if kind not in ("ok", "rejected", "error", "killed"):
+            kind = "error"
+        return CallResult(kind, data.get("value"), data.get("reason", ""), data.get("printed", ""), _since(start))
+
+    def replay(
+        self,
+        old_source: str | None,
+        new_source: str,
+        transitions: Sequence[Mapping[str, Any]],
+        *,
+        surface: str = "dynamics",
+        companions: Mapping[str, str] | None = None,
+    ) -> ReplayReport:
+        """Replay old and new versions of a `surface` artifact over `transitions` in one worker call.
+
+        For "dynamics", `companions["observable.py"]` supplies parse and render. `old_source` None means
+        there is no previous version (it counts as wrong everywhere). Malformed transitions raise ValueError.
+        """
+        request, labels = build_replay_request(old_source, new_source, transitions, surface, companions or {})
+        start = time.perf_counter()
+        reply = self._request(request, self.limits.replay_time_s, timeout_reason(self.limits.replay_time_s))
+        seconds = _since(start)
+        data = reply.data
+        if reply.lost or data.get("kind") != "ok":
+            reason = reply.lost or str(data.get("reason", "replay failed"))
+            return ReplayReport(surface, (), "unknown", "unknown", reason, seconds)
+        records = tuple(
+            TransitionRecord(i, int(step), Verdict.from_wire(old), Verdict.from_wire(new), labels[i])
+            for i, (step, old, new) in enumerate(data["records"])
+        )
+        return ReplayReport(
+            surface, records, str(data["old_status"]), str(data["new_status"]), None, seconds,
+            float(data.get("worker_seconds", 0.0)),
+        )
+
+    def close(self) -> None:
+        """Stop the workers and remove their scratch directories."""
+        for worker in (self._active, self._spare):
+            if worker is not None:
+                worker.close()
+        self._active = self._spare = None
+
+    def _worker(self) -> WorkerProcess:
+        if self._active is not None and self._active.alive():
+            return self._active
+        if self._active is not None:
+            self._active.close()
+            self.restarts += 1
+        active = self._spare if self._spare is not None and self._spare.alive() else WorkerProcess(self.limits)
+        self._spare = None
+        self._active = active
+        active.wait_ready()
+        if self.warm_spare:
+            self._spare = WorkerProcess(self.limits)
+        self._finalizer.detach()
+        self._finalizer = weakref.finalize(self, _close_workers, [w for w in (active, self._spare) if w])
+        for name, (source, filename) in self._sources.items():
+            payload = {"op": "load", "name": name, "source": source, "filename": filename}
+            active.request(payload, self.limits.time_s + self.limits.kill_grace_s, timeout_reason(self.limits.time_s))
+        return active
+
+    def _request(self, payload: dict[str, Any], timeout: float, on_timeout: str) -> Reply:
+        return self._worker().request(payload, timeout, on_timeout)
+
+
+def _close_workers(workers: list[WorkerProcess]) -> None:
+    for worker in workers:
+        worker.close()
+
+
+def _since(start: float) -> float:
+    return time.perf_counter() - start
+
+
+__all__ = ["SURFACE_FILES", "CallResult", "LoadResult", "Sandbox"]

@@ -1,0 +1,102 @@
+"""TeamAgent: the six roles as an Agent; one graph invocation per action, one workspace commit per step."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from dreamteam.backends.calllog import CallLog
+from dreamteam.backends.config import BackendConfig, load_backend_config
+from dreamteam.backends.registry import build_role_models
+from dreamteam.graph.checkpoint import sqlite_checkpointer
+from dreamteam.graph.runner import StepGraph
+from dreamteam.graph.state import StepState
+from dreamteam.roles.critic import Critic
+from dreamteam.roles.inductive import InductiveExplorer
+from dreamteam.roles.leader import TeamLeader
+from dreamteam.roles.observer import Observer
+from dreamteam.roles.simulator import Simulator
+from dreamteam.roles.transductive import TransductiveExplorer
+from dreamteam.team.logic import TeamLogic, TeamRoles
+from dreamteam.team.sandboxed import SandboxLifecycle, SandboxWorldModel
+from dreamteam.types import Action, GameInfo, Observation
+from dreamteam.workspace import Workspace, seed_path
+
+WORKSPACE_DIR = "workspace"
+CHECKPOINT = "checkpoint.sqlite"
+CALLS = "calls.jsonl"
+
+
+def build_roles(models: dict[str, Any]) -> TeamRoles:
+    """The six roles over their role models."""
+    return TeamRoles(
+        observer=Observer("observer", "observation", models["observer"]),
+        simulator=Simulator("simulator", "dynamics", models["simulator"]),
+        inductive=InductiveExplorer("inductive", "strategy", models["inductive"]),
+        transductive=TransductiveExplorer("transductive", "probes", models["transductive"]),
+        critic=Critic("critic", "critique", models["critic"]),
+        leader=TeamLeader("leader", "leadership", models["leader"]),
+    )
+
+
+class TeamAgent:
+    """Plays through the step graph: commit the last outcome, observe, retrodict, maintain, ..., act."""
+
+    name = "team"
+    handles_game_over = True
+
+    def __init__(self, seed: int = 0, run_dir: str | Path | None = None, backends: BackendConfig | None = None,
+                 seed_workspace: str = "default", policy: str = "gate", checkpoint: bool = True) -> None:
+        self.seed = seed
+        self.run_dir = Path(run_dir) if run_dir else Path(tempfile.mkdtemp(prefix="dreamteam-run-"))
+        self.backends = backends or load_backend_config("symbolic")
+        self.seed_workspace = seed_workspace
+        self.policy = policy
+        self.use_checkpoint = checkpoint
+        self.state: StepState = {}
+        self.graph: StepGraph | None = None
+        self.logic: TeamLogic | None = None
+        self.calls: CallLog | None = None
+
+    def begin(self, info: GameInfo, budget: int) -> None:
+        """Create the workspace from its seed, start the sandbox, build the role models and the graph."""
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        workspace = Workspace.create(self.run_dir / WORKSPACE_DIR, seed_path(self.seed_workspace))
+        self.calls = CallLog(self.run_dir / CALLS)
+        models = build_role_models(self.backends, self.calls)
+        world = SandboxWorldModel()
+        self.logic = TeamLogic(workspace, world, SandboxLifecycle(world.sandbox, self.policy), build_roles(models),
+                               budget=budget, seed=self.seed)
+        saver = sqlite_checkpointer(self.run_dir / CHECKPOINT) if self.use_checkpoint else None
+        self.graph = StepGraph(self.logic, saver)
+        self.state = {"step": 0, "level": 0, "pending": None, "plan": [], "recent_hits": [], "feedback": {}}
+
+    def act(self, obs: Observation) -> Action | None:
+        """Run one step of the graph and return the action it chose."""
+        assert self.graph is not None and self.logic is not None
+        self.logic.mem.obs = obs
+        self.state = self.graph.step(self.state)
+        action = self.state.get("action")
+        return Action.from_json(action) if action else None
+
+    def end(self, obs: Observation) -> None:
+        """Commit the last step's outcome and stop the sandbox."""
+        if self.logic is None:
+            return
+        try:
+            if self.state.get("pending"):
+                self.logic.mem.obs = obs
+                self.state = {**self.state, **self.logic.commit(self.state)}
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Release the sandbox worker and the workspace."""
+        if self.logic is not None:
+            self.logic.world.close()
+            self.logic.ws.close()
+
+    def totals(self) -> dict[str, Any]:
+        """Model-call totals for run.json."""
+        return self.calls.totals() if self.calls else {}

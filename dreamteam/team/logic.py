@@ -1,0 +1,300 @@
+"""The team's step, node by node: commit, observe, retrodict, maintain, propose, critic, lead, predict, act.
+
+Each method takes the graph state and returns a partial state; frames, predictions and proposals stay in
+`StepMemory`; the workspace, the world model and the role models are injected.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from dreamteam.codec import encode_grid, grid_hash
+from dreamteam.graph.state import StepState
+from dreamteam.roles.critic import Critic
+from dreamteam.roles.inductive import InductiveExplorer
+from dreamteam.roles.leader import Decision, TeamLeader
+from dreamteam.roles.observer import Observer
+from dreamteam.roles.simulator import Simulator
+from dreamteam.roles.transductive import TransductiveExplorer
+from dreamteam.team.memory import StepMemory
+from dreamteam.team.ports import PatchLifecycle, PatchResult, WorldModel
+from dreamteam.team.summaries import diff_summary, fallback_actions, proposals_json
+from dreamteam.types import RESET, Action, Grid
+from dreamteam.workspace import PatchOutcome, PredictionRecord, StepRecord, Workspace
+
+ACCURACY_WINDOW = 20
+PLAN_SURFACES = {"observation": "observable.py", "dynamics": "dynamics.py", "strategy": "strategy.py"}
+
+
+@dataclass
+class TeamRoles:
+    """The six team members."""
+
+    observer: Observer
+    simulator: Simulator
+    inductive: InductiveExplorer
+    transductive: TransductiveExplorer
+    critic: Critic
+    leader: TeamLeader
+
+    def by_name(self) -> dict[str, Any]:
+        """Roles keyed by their role name (as used for routed feedback)."""
+        return {r.name: r for r in (self.observer, self.simulator, self.inductive, self.transductive,
+                                    self.critic, self.leader)}
+
+
+class TeamLogic:
+    """Implements every node of the step graph over injected collaborators."""
+
+    def __init__(self, workspace: Workspace, world: WorldModel, lifecycle: PatchLifecycle, roles: TeamRoles,
+                 *, budget: int, seed: int = 0) -> None:
+        self.ws = workspace
+        self.world = world
+        self.lifecycle = lifecycle
+        self.roles = roles
+        self.budget = budget
+        self.rng = random.Random(seed)
+        self.mem = StepMemory()
+        self.sources = {name: workspace.read_surface(name) for name in
+                        ("observation", "dynamics", "strategy", "probes", "critique", "leadership")}
+        for name in ("observation", "dynamics"):
+            error = world.load(name, self.sources[name])
+            if error:
+                self.mem.flags.append(f"seed {name} artifact rejected: {error}")
+
+    # ----- commit -------------------------------------------------------------------------------
+
+    def commit(self, state: StepState) -> StepState:
+        """Record the previous action's transition and prediction, and make the step commit."""
+        pending = state.get("pending") or {}
+        obs, before = self.mem.obs, self.mem.before
+        assert obs is not None and before is not None
+        level = state.get("level", 0)
+        hit, wrong = _compare(self.mem.predicted, obs.grid)
+        transition = {
+            "step": pending["step"], "level": level, "action": pending["action"],
+            "before": encode_grid(before), "after": encode_grid(obs.grid), "frames": len(obs.frames),
+            "history": self.mem.history_before, "level_up": obs.levels_completed > level,
+            "game_over": obs.game_over,
+        }
+        self.ws.add_transition(transition)
+        label = Action.from_json(pending["action"]).label()
+        predicted = grid_hash(self.mem.predicted) if self.mem.predicted is not None else None
+        self.ws.add_prediction(PredictionRecord(pending["step"], label, predicted, grid_hash(obs.grid), hit, wrong))
+        record = StepRecord(
+            step=pending["step"], level=level, action=label, hit=hit, wrong_cells=wrong,
+            diff_summary=diff_summary(self.mem.predicted, obs.grid, self.mem.prediction_error),
+            patches=tuple(_outcome(p, self._owner(p.surface)) for p in self.mem.patches),
+            notes=tuple(self.mem.flags[-3:]),
+        )
+        self.ws.commit_step(record)
+        self._tag_levels(pending["step"], level, obs.levels_completed)
+        self.mem.patches, self.mem.flags = [], []
+        self.mem.actions.append(label)
+        if obs.game_over:
+            self.mem.deaths += 1
+        return {"pending": None, "hit": hit, "wrong_cells": wrong, "committed": pending["step"],
+                "level": obs.levels_completed, "level_changed": obs.levels_completed != level}
+
+    def _tag_levels(self, step: int, level: int, now: int) -> None:
+        if step == 0:
+            self.ws.tag_level(level + 1, "start", move=True)
+        if now > level:
+            self.ws.tag_level(level + 1, "solved", move=True)
+            self.ws.tag_level(now + 1, "start", move=True)
+
+    def _owner(self, surface_name: str) -> str:
+        return {"observation": "observer", "dynamics": "simulator", "strategy": "inductive"}.get(surface_name, "")
+
+    # ----- observe / retrodict --------------------------------------------------------------------
+
+    def observe(self, state: StepState) -> StepState:
+        """Parse the frame with the observation surface and check the round trip."""
+        obs = self.mem.obs
+        assert obs is not None
+        self.mem.frames.append(obs.grid)
+        self.mem.hashes.append(grid_hash(obs.grid))
+        self.mem.parse_errors = self.world.roundtrip_errors(obs.grid)
+        out: StepState = {}
+        if state.get("level_changed") or obs.levels_completed != state.get("level", 0) or obs.full_reset:
+            out.update(plan=[], level=obs.levels_completed)
+            self.mem.level_steps = 0
+        self.mem.level_steps += 1
+        return out
+
+    def retrodict(self, state: StepState) -> StepState:
+        """Split the prediction error into components and route each to the role that owns it."""
+        obs = self.mem.obs
+        assert obs is not None
+        components: list[str] = []
+        if self.mem.parse_errors != 0:
+            components.append("observation")
+            self.roles.observer.feedback.append(f"render(parse(frame)) differs in {self.mem.parse_errors} cells")
+        if state.get("hit") is False:
+            components.append("level" if state.get("level_changed") else "dynamics")
+            self.roles.simulator.feedback.append(f"last prediction wrong in {state.get('wrong_cells', 0)} cells")
+        if obs.game_over:
+            components.append("death")
+        hits = list(state.get("recent_hits") or [])
+        if state.get("hit") is not None:
+            hits = (hits + [1 if state.get("hit") else 0])[-ACCURACY_WINDOW:]
+        plan = [] if components else list(state.get("plan") or [])
+        return {"components": components, "recent_hits": hits, "plan": plan}
+
+    # ----- maintain ---------------------------------------------------------------------------------
+
+    def maintain(self, state: StepState) -> StepState:
+        """Observer and Simulator propose patches; each goes through the patch lifecycle."""
+        components = state.get("components") or []
+        if "observation" in components:
+            frames = [encode_grid(g) for g in self.mem.frames]
+            errors = [{"step": self.mem.obs.step if self.mem.obs else 0, "wrong_cells": self.mem.parse_errors}]
+            patch = self.roles.observer.maintain(self.sources["observation"], frames, errors)
+            self._submit("observation", patch)
+        if "dynamics" in components or "level" in components or "death" in components:
+            transitions = self.ws.regression()
+            patch = self.roles.simulator.maintain(self.sources["dynamics"], transitions,
+                                                  self.mem.counterexamples.get("dynamics", []))
+            self._submit("dynamics", patch, transitions)
+        return {"patches": [_patch_json(p) for p in self.mem.patches]}
+
+    def _submit(self, surface_name: str, patch: str | None, transitions: list[dict[str, Any]] | None = None) -> None:
+        if patch is None or patch == self.sources[surface_name]:
+            return
+        companions = {"observation": self.sources["observation"]} if surface_name == "dynamics" else {}
+        result = self.lifecycle.submit(surface_name, self.sources[surface_name], patch,
+                                       transitions if transitions is not None else self.ws.regression(), companions)
+        self.mem.patches.append(result)
+        self.mem.counterexamples[surface_name] = [dict(c) for c in result.counterexamples]
+        if result.report is not None:
+            self.ws.write_replay_report(dict(result.report))
+        if result.accepted:
+            self.sources[surface_name] = patch
+            self.ws.write_surface(surface_name, patch)
+            if surface_name in ("observation", "dynamics"):
+                self.world.load(surface_name, patch)
+
+    # ----- propose / critic / lead ----------------------------------------------------------------------
+
+    def propose(self, state: StepState) -> StepState:
+        """The explorers propose tactics (from rollouts) and probes (for information)."""
+        obs = self.mem.obs
+        assert obs is not None
+        frame = encode_grid(obs.grid)
+        regression = self.ws.regression()
+        strategy_patch, self.mem.tactics = self.roles.inductive.propose(self.sources["strategy"], {
+            "frame": frame, "transitions": regression[-60:],
+            "level_ups": [t for t in regression if t.get("level_up")],
+            "dynamics": self.sources["dynamics"], "observable": self.sources["observation"],
+            "available_actions": list(obs.available_actions), "budget_left": self.budget - obs.step,
+        })
+        self._submit("strategy", strategy_patch, [])
+        self.mem.probes = self.roles.transductive.propose(self.sources["probes"], {
+            "frame": frame, "transitions": regression[-60:], "available_actions": list(obs.available_actions),
+            "tested": dict(self.mem.tested), "wrong_regions": [],
+        })
+        self._write_json("probes", {"probes": [p.to_json() for p in self.mem.probes[:20]]})
+        return {}
+
+    def critic(self, state: StepState) -> StepState:
+        """The Critic audits and routes feedback to the owners."""
+        hits = state.get("recent_hits") or []
+        flags, feedback = self.roles.critic.audit(self.sources["critique"], {
+            "recent_actions": list(self.mem.actions), "recent_hashes": list(self.mem.hashes),
+            "deaths": self.mem.deaths, "level_steps": self.mem.level_steps,
+            "prediction_accuracy": sum(hits) / len(hits) if hits else 0.0,
+            "proposals": proposals_json(self.mem.tactics, self.mem.probes),
+        })
+        roles = self.roles.by_name()
+        for role, text in feedback.items():
+            if role in roles:
+                roles[role].feedback.append(text)
+        self.mem.flags.extend(flags)
+        self._write_json("critique", {"feedback": feedback, "flags": flags})
+        return {"feedback": feedback}
+
+    def lead(self, state: StepState) -> StepState:
+        """The Team Leader picks the plan: a tactic, a probe, or RESET after a death."""
+        obs = self.mem.obs
+        assert obs is not None
+        if obs.game_over:
+            return self._record_decision(Decision("GOAL", (Action(RESET),), "leader", 1.0, "level lost: reset"))
+        hits = state.get("recent_hits") or []
+        decision = self.roles.leader.decide(self.sources["leadership"], {
+            "tactics": proposals_json(self.mem.tactics, [])["tactics"],
+            "probes": proposals_json([], self.mem.probes)["probes"],
+            "critique": {"flags": self.mem.flags, "feedback": state.get("feedback") or {}},
+            "prediction_accuracy": sum(hits) / len(hits) if hits else 0.0,
+            "budget_left": self.budget - obs.step, "fatal_actions": [],
+        })
+        plan = tuple(a for a in (decision.plan if decision else ()) if self._allowed(a))
+        if not plan:
+            plan = fallback_actions(self.mem.probes, obs.available_actions, self.rng)
+            decision = Decision("DISCOVER", plan, "fallback", 0.0, "no usable plan from the leader")
+        assert decision is not None
+        return self._record_decision(Decision(decision.goal, plan, decision.source, decision.confidence,
+                                              decision.reason))
+
+    def _allowed(self, action: Action) -> bool:
+        obs = self.mem.obs
+        return obs is not None and action.id != RESET and action.id in obs.available_actions
+
+    def _record_decision(self, d: Decision) -> StepState:
+        log = json.loads(self.sources["leadership"]).get("decisions", [])[-29:]
+        log.append({"step": self.mem.obs.step if self.mem.obs else 0, "goal": d.goal, "source": d.source,
+                    "plan": [a.label() for a in d.plan], "confidence": round(d.confidence, 3), "reason": d.reason})
+        self._write_json("leadership", {"goal": d.goal, "plan": [a.to_json() for a in d.plan],
+                                        "confidence": d.confidence, "decisions": log})
+        return {"plan": [a.to_json() for a in d.plan], "plan_source": d.source, "goal": d.goal}
+
+    def _write_json(self, surface_name: str, data: Mapping[str, Any]) -> None:
+        text = json.dumps(data, indent=2, sort_keys=True) + "\n"
+        if text != self.sources[surface_name]:
+            self.sources[surface_name] = text
+            self.ws.write_surface(surface_name, text)
+
+    # ----- predict / act ------------------------------------------------------------------------------
+
+    def predict(self, state: StepState) -> StepState:
+        """Commit the prediction for the next action before it is sent."""
+        obs = self.mem.obs
+        assert obs is not None
+        action = Action.from_json((state.get("plan") or [])[0])
+        prediction = self.world.predict(obs.grid, self.mem.history, action)
+        self.mem.predicted, self.mem.prediction_error = prediction.grid, prediction.error
+        self.mem.history_before = self.mem.history
+        self.mem.history = prediction.history
+        return {"fast_path": not (state.get("components") or state.get("patches") is None)}
+
+    def act(self, state: StepState) -> StepState:
+        """Emit the next action of the plan and remember what was sent."""
+        obs = self.mem.obs
+        assert obs is not None
+        plan = list(state.get("plan") or [])
+        action = plan.pop(0)
+        self.mem.before = obs.grid
+        label = Action.from_json(action).label()
+        self.mem.tested[label] = self.mem.tested.get(label, 0) + 1
+        return {"action": action, "plan": plan, "pending": {"step": obs.step, "action": action},
+                "step": obs.step + 1}
+
+
+def _compare(predicted: Grid | None, observed: Grid) -> tuple[bool | None, int]:
+    if predicted is None:
+        return None, 0
+    wrong = int(np.count_nonzero(np.asarray(predicted) != np.asarray(observed)))
+    return wrong == 0, wrong
+
+
+def _outcome(p: PatchResult, role: str) -> PatchOutcome:
+    return PatchOutcome(surface=p.surface, role=role, accepted=p.accepted, reason=p.reason, replay=p.replay_summary)
+
+
+def _patch_json(p: PatchResult) -> dict[str, Any]:
+    return {"surface": p.surface, "accepted": p.accepted, "reason": p.reason}

@@ -1,0 +1,38 @@
+"""What the team keeps in memory between nodes of one step (frames and predictions are not graph state)."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from dreamteam.roles.inductive import Tactic
+from dreamteam.roles.transductive import Probe
+from dreamteam.team.ports import PatchResult
+from dreamteam.types import Grid, Observation
+
+RECENT = 40
+
+
+@dataclass
+class StepMemory:
+    """Frames, the pending prediction and this step's proposals, reached through the run context."""
+
+    obs: Observation | None = None
+    before: Grid | None = None
+    predicted: Grid | None = None
+    prediction_error: str = ""
+    history: dict[str, Any] = field(default_factory=dict)
+    history_before: dict[str, Any] = field(default_factory=dict)
+    frames: deque[Grid] = field(default_factory=lambda: deque(maxlen=6))
+    hashes: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT))
+    actions: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT))
+    tactics: list[Tactic] = field(default_factory=list)
+    probes: list[Probe] = field(default_factory=list)
+    flags: list[str] = field(default_factory=list)
+    patches: list[PatchResult] = field(default_factory=list)
+    counterexamples: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    tested: dict[str, int] = field(default_factory=dict)
+    parse_errors: int = 0
+    deaths: int = 0
+    level_steps: int = 0

@@ -1,0 +1,176 @@
+"""The graph explorer on small synthetic games: goals reached, no wasted retests, BFS paths, deaths."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+import pytest
+
+from dreamteam.agents.explorer import ExplorerAgent
+from dreamteam.protocols import Agent
+from dreamteam.types import RESET, Action, Observation
+from tests.agents.gridworlds import (
+    CORRIDOR_MAZE,
+    LAVA_ROOM,
+    OPEN_ROOM,
+    LampPuzzle,
+    MazeWorld,
+    Played,
+    TrapLine,
+    play,
+)
+
+SIMPLE = frozenset({1, 2, 3, 4, 5})
+
+
+def frame_key(obs: Observation) -> bytes:
+    return obs.grid.tobytes()
+
+
+def test_is_an_agent() -> None:
+    assert isinstance(ExplorerAgent(0), Agent)
+
+
+@pytest.mark.parametrize(
+    ("levels", "budget"),
+    [([OPEN_ROOM], None), ([CORRIDOR_MAZE], None), ([LAVA_ROOM], None), ([OPEN_ROOM, CORRIDOR_MAZE], None)],
+)
+def test_reaches_the_goal_of_every_maze(levels: list[list[str]], budget: int | None) -> None:
+    env = MazeWorld(levels, budget=budget)
+    _, last = play(env, ExplorerAgent(0), 2000)
+    assert last.state == "WIN"
+
+
+def test_solves_the_click_puzzle() -> None:
+    env = LampPuzzle()
+    _, last = play(env, ExplorerAgent(0), 2000)
+    assert last.state == "WIN"
+
+
+def test_never_retests_an_action_while_the_state_has_an_untested_one() -> None:
+    env = MazeWorld([CORRIDOR_MAZE])
+    history, last = play(env, ExplorerAgent(0, useless_after=10**9), 2000)
+    assert last.state == "WIN"
+    tried: dict[bytes, set[int]] = {}
+    repeats = 0
+    for step in history:
+        seen = tried.setdefault(frame_key(step.obs), set())
+        if step.action.id in seen:
+            repeats += 1
+            assert seen >= SIMPLE, f"retested {step.action.label()} with {sorted(SIMPLE - seen)} untested"
+        seen.add(step.action.id)
+    assert repeats > 20, "the maze should force the explorer to walk back through tested states"
+
+
+def frontier_distance(
+    start: bytes, edges: dict[bytes, dict[int, bytes]], tried: dict[bytes, set[int]]
+) -> int | None:
+    """BFS distance over observed moves from `start` to the nearest frame with untested actions."""
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        node = queue.popleft()
+        if node != start and tried.get(node, set()) != SIMPLE:
+            return dist[node]
+        for nxt in edges.get(node, {}).values():
+            if nxt not in dist:
+                dist[nxt] = dist[node] + 1
+                queue.append(nxt)
+    return None
+
+
+def test_walks_shortest_known_paths_to_the_frontier() -> None:
+    env = MazeWorld([CORRIDOR_MAZE])
+    history, last = play(env, ExplorerAgent(0, useless_after=10**9), 2000)
+    assert last.state == "WIN"
+    edges: dict[bytes, dict[int, bytes]] = {}
+    tried: dict[bytes, set[int]] = {}
+    checked = 0
+    for step, nxt in zip(history, history[1:], strict=False):
+        here, there = frame_key(step.obs), frame_key(nxt.obs)
+        if tried.get(here, set()) == SIMPLE:
+            before = frontier_distance(here, edges, tried)
+            assert before is not None
+            assert frontier_distance(there, edges, tried) == before - 1 or before == 1
+            checked += 1
+        tried.setdefault(here, set()).add(step.action.id)
+        if there != here:
+            edges.setdefault(here, {})[step.action.id] = there
+    assert checked > 20
+
+
+def deaths_of(history: list[Played], env_levels: list[list[str]]) -> list[tuple[bytes, int]]:
+    """(frame, action) pairs whose step ended in GAME_OVER, replayed through a fresh environment."""
+    env = MazeWorld(env_levels)
+    env.reset()
+    out = []
+    for step in history:
+        assert np.array_equal(env.render(), step.obs.grid)
+        obs = env.step(step.action)
+        if obs.game_over:
+            out.append((frame_key(step.obs), step.action.id))
+            env.step(Action(RESET))
+    return out
+
+
+def test_never_repeats_an_action_that_killed() -> None:
+    env = MazeWorld([LAVA_ROOM])
+    history, last = play(env, ExplorerAgent(0, death_retries=0), 2000)
+    assert last.state == "WIN"
+    deaths = deaths_of(history, [LAVA_ROOM])
+    assert deaths, "the lava room should kill at least once"
+    assert len(deaths) == len(set(deaths))
+
+
+def test_a_move_budget_is_masked_and_its_deaths_are_not_blamed_on_moves() -> None:
+    env = MazeWorld([CORRIDOR_MAZE], budget=40)
+    agent = ExplorerAgent(0, death_retries=0)
+    history, last = play(env, agent, 3000)
+    assert last.state == "WIN"
+    assert sum(1 for step in history if step.obs.last_action == Action(RESET)) >= 2, "the budget ran out"
+    first = agent.levels[0]
+    assert first.mask[0:2, 0:40].all()
+    assert not first.mask[4:, :].any()
+    assert not first.graph.deaths
+    assert len(first.graph) <= 60, "states are positions, not positions times budget"
+
+
+def test_two_levels_get_two_graphs_and_the_first_remembers_its_exit() -> None:
+    env = MazeWorld([OPEN_ROOM, CORRIDOR_MAZE])
+    agent = ExplorerAgent(0)
+    _, last = play(env, agent, 3000)
+    assert last.state == "WIN"
+    assert set(agent.levels) == {0, 1}
+    exit_edge = agent.levels[0].exit
+    assert exit_edge is not None and exit_edge[1].id in (2, 4), "the last move into the goal"
+
+
+def test_resets_out_of_a_dead_end_only_when_allowed() -> None:
+    history, last = play(TrapLine(), ExplorerAgent(0), 100)
+    assert last.state == "WIN"
+    assert any(step.action.id == RESET for step in history)
+    history, last = play(TrapLine(), ExplorerAgent(0, reset_when_stuck=False), 100)
+    assert last.state != "WIN"
+    assert all(step.action.id != RESET for step in history)
+
+
+def test_answers_a_game_over_frame_with_reset() -> None:
+    env = MazeWorld([LAVA_ROOM])
+    agent = ExplorerAgent(0)
+    agent.begin(env.info, 10)
+    obs = env.reset()
+    for action in (4, 4):
+        agent.act(obs)
+        obs = env.step(Action(action))
+    assert obs.game_over
+    assert agent.act(obs) == Action(RESET)
+
+
+@pytest.mark.parametrize("make", [lambda: MazeWorld([LAVA_ROOM]), LampPuzzle])
+def test_same_seed_same_actions(make: object) -> None:
+    runs = [play(make(), ExplorerAgent(7), 300)[0] for _ in range(2)]  # type: ignore[operator]
+    assert [s.action for s in runs[0]] == [s.action for s in runs[1]]
+    agent = ExplorerAgent(7)
+    again = [play(make(), agent, 300)[0] for _ in range(2)]  # type: ignore[operator]
+    assert [s.action for s in again[0]] == [s.action for s in again[1]], "begin() starts afresh"
