@@ -36,12 +36,17 @@ class PlayResult:
 StepCallback = Callable[[Observation], None]
 
 
-def play(session: GameSession, agent: Agent, budget: int, on_step: StepCallback | None = None) -> PlayResult:
-    """Run `agent` on `session` until WIN, the budget, or the agent ends it; RESET after GAME_OVER."""
+def play(session: GameSession, agent: Agent, budget: int, on_step: StepCallback | None = None,
+         *, resumed: bool = False) -> PlayResult:
+    """Run `agent` on `session` until WIN, the budget, or the agent ends it; RESET after GAME_OVER.
+
+    With `resumed` the agent was already prepared for a session restored mid-game (no `begin` call).
+    """
     start = time.perf_counter()
     agent_s = 0.0
     refusals = 0
-    agent.begin(session.info, budget)
+    if not resumed:
+        agent.begin(session.info, budget)
     obs = session.observation
     stop = "budget"
     while True:
@@ -70,6 +75,7 @@ def play(session: GameSession, agent: Agent, budget: int, on_step: StepCallback 
                 obs = replace(obs, notes=("reset-refused: no action since the level began",))
                 continue
         refusals = 0
+        assert action is not None
         obs = session.step(action)
         if on_step:
             on_step(obs)

@@ -27,7 +27,9 @@ class ClickTarget:
 def salience(comp: Component, colour_share: float, scale: PixelScale) -> float:
     """Higher for rare colours, button-sized and compact segments away from the frame edge."""
     logical_cells = comp.size / float(scale.scale * scale.scale)
-    size_score = 1.0 if logical_cells <= BUTTON_CELLS else max(0.0, 1.0 - math.log2(logical_cells / BUTTON_CELLS) / 4)
+    size_score = (
+        1.0 if logical_cells <= BUTTON_CELLS else max(0.0, 1.0 - math.log2(logical_cells / BUTTON_CELLS) / 4)
+    )
     border_penalty = 0.5 if comp.touches_border() else 0.0
     return (1.0 - colour_share) + size_score + 0.5 * comp.fill_ratio - border_penalty
 

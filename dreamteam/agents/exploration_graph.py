@@ -63,7 +63,9 @@ class ExplorationGraph:
 
     def live_edges(self, key: StateKey) -> list[tuple[Action, StateKey]]:
         """Known edges out of a state that move somewhere else and are not dead."""
-        return [(a, nxt) for a, nxt in self.edges.get(key, {}).items() if nxt != key and not self.is_dead(key, a)]
+        return [
+            (a, nxt) for a, nxt in self.edges.get(key, {}).items() if nxt != key and not self.is_dead(key, a)
+        ]
 
     def shortest_path(
         self, start: StateKey, is_goal: Callable[[StateKey], bool]

@@ -56,7 +56,12 @@ class ExplorerAgent:
     ) -> None:
         self.seed = seed
         self.options = ExplorerOptions(
-            max_click_targets, useless_after, death_retries, reset_when_stuck, tuple(hud_checks), hud or HudSettings()
+            max_click_targets,
+            useless_after,
+            death_retries,
+            reset_when_stuck,
+            tuple(hud_checks),
+            hud or HudSettings(),
         )
         self._reset_memory()
 
@@ -85,9 +90,9 @@ class ExplorerAgent:
             self._record_death()
             return Action(RESET)
         self._available = obs.available_actions
+        if self._pending is not None and self._pending.action.id == RESET:
+            self._pending = None  # our own RESET out of a dead end (honoured or refused): no edge, no death
         if obs.last_action is not None and obs.last_action.id == RESET:
-            if self._pending is not None and self._pending.action.id == RESET:
-                self._pending = None  # our own RESET out of a dead end, not a death
             self._record_death()
         self._enter_level(obs)
         key = self._enter_state(obs.grid)
@@ -107,7 +112,9 @@ class ExplorerAgent:
         self.level = obs.levels_completed
         if self.level not in self.levels:
             # No HUD mask carried over: a new level may place (or scale) its status bar differently.
-            self.levels[self.level] = LevelMemory(np.zeros(obs.grid.shape, dtype=bool), detect_scale(obs.grid))
+            self.levels[self.level] = LevelMemory(
+                np.zeros(obs.grid.shape, dtype=bool), detect_scale(obs.grid)
+            )
         if self.memory.start_grid is None:
             self.memory.start_grid = obs.grid.copy()
         self._pending = None
@@ -137,17 +144,18 @@ class ExplorerAgent:
         mem.steps.append(Step(pending.grid, pending.action, grid.copy()))
         mem.graph.record(pending.key, pending.action, key)
         self._count_kind(pending.action, changed=key != pending.key)
-        if len(mem.steps) in self.options.hud_checks and self._refresh_hud(mem):
-            return mem.key(grid)
+        checks = self.options.hud_checks
+        if mem.hud_checks_done < len(checks) and len(mem.steps) >= checks[mem.hud_checks_done]:
+            mem.hud_checks_done += 1
+            if self._refresh_hud(mem):
+                return mem.key(grid)
         return key
 
     def _record_death(self) -> None:
         """Mark the pending edge as one that ended the game."""
         pending, self._pending = self._pending, None
         self._plan = []
-        if self.level not in self.levels:
-            return
-        if pending is None:
+        if pending is None or self.level not in self.levels:
             return
         mem = self.memory
         mem.steps.append(Step(pending.grid, pending.action, None))
@@ -168,7 +176,10 @@ class ExplorerAgent:
         """Re-detect the HUD on recent steps; on a new mask rebuild the graph. True if it changed."""
         recent = [s for s in mem.steps[-HUD_WINDOW:] if s.after is not None]
         pairs = [(s.before, s.after) for s in recent if s.after is not None]
-        clicks = [(s.action.x, s.action.y) if s.action.x is not None and s.action.y is not None else None for s in recent]
+        clicks = [
+            (s.action.x, s.action.y) if s.action.x is not None and s.action.y is not None else None
+            for s in recent
+        ]
         found = detect_hud_from_pairs(pairs, [s.action.id for s in recent], self.options.hud, clicks)
         merged = mem.mask | found
         if np.array_equal(merged, mem.mask):
@@ -218,7 +229,9 @@ class ExplorerAgent:
         start = mem.key(mem.start_grid)
         if start == key or start not in mem.graph:
             return False
-        return bool(mem.graph.untested(start, self._useful) or mem.graph.path_to_frontier(start, self._useful))
+        return bool(
+            mem.graph.untested(start, self._useful) or mem.graph.path_to_frontier(start, self._useful)
+        )
 
     def _untested_here(self, key: StateKey) -> Action | None:
         """The best untested action of this state."""

@@ -32,6 +32,7 @@ class LevelMemory:
         self.state_grids: dict[StateKey, Grid] = {}
         self.exit: tuple[Grid, Action] | None = None
         self.start_grid: Grid | None = None
+        self.hud_checks_done = 0
 
     def bar_used_up(self, grid: Grid) -> bool:
         """Whether the masked HUD has (almost) nothing left of what it showed at the level start."""

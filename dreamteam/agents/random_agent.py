@@ -8,11 +8,11 @@ from dreamteam.perception import segment
 from dreamteam.types import CLICK, RESET, Action, GameInfo, Observation
 
 
-def random_click(grid_obs: Observation, rng: random.Random) -> Action:
+def random_click(obs: Observation, rng: random.Random) -> Action:
     """A click on a random cell of a random non-background object (any cell when there is none)."""
-    objects = segment(grid_obs.grid).objects
+    objects = segment(obs.grid).objects
     if not objects:
-        rows, cols = grid_obs.grid.shape
+        rows, cols = obs.grid.shape
         return Action(CLICK, x=rng.randrange(cols), y=rng.randrange(rows))
     target = objects[rng.randrange(len(objects))]
     cells = target.cells()

@@ -51,8 +51,11 @@ class BackendConfig:
     openai_structured: str = "json_schema"
 
     def role(self, name: str) -> RoleConfig:
-        """The config of role `name`."""
-        return next(r for r in self.roles if r.role == name)
+        """The config of role `name` (KeyError for a role the config does not have)."""
+        for r in self.roles:
+            if r.role == name:
+                return r
+        raise KeyError(f"no backend configured for role {name!r}")
 
     def summary(self) -> dict[str, dict[str, str]]:
         """Backend, model and base URL per role, for run.json (never the keys)."""

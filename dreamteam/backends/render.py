@@ -81,9 +81,22 @@ def hex_rows(grid: Any) -> list[str]:
     return [row if isinstance(row, str) else "".join(HEX[int(cell)] for cell in row) for row in grid]
 
 
+def plain(value: Any) -> Any:
+    """JSON-able form of a context value: `to_json()` / `tolist()` when it has them, else unchanged."""
+    for method in ("to_json", "tolist"):
+        if hasattr(value, method):
+            return getattr(value, method)()
+    return value
+
+
+def _json_default(value: Any) -> Any:
+    converted = plain(value)
+    return converted if converted is not value else str(value)
+
+
 def render_section(value: Any, key: str) -> str:
     """A top-level context entry: mappings one `key: value` line per entry, anything else `compact`."""
-    value = value.tolist() if hasattr(value, "tolist") else value
+    value = plain(value)
     if isinstance(value, Mapping) and value:
         return "\n".join(_entry(str(k), v, 0) for k, v in value.items())
     return compact(value, key)
@@ -91,7 +104,7 @@ def render_section(value: Any, key: str) -> str:
 
 def compact(value: Any, key: str = "", indent: int = 0) -> str:
     """Indented, YAML-like text for JSON-able `value`: small parts inline, grids as hex rows."""
-    value = value.tolist() if hasattr(value, "tolist") else value
+    value = plain(value)
     pad = " " * indent
     if is_grid(value, key):
         header = f"{pad}# {len(value[0])}x{len(value)} grid, hex digit per cell, row 0 first"
@@ -108,8 +121,8 @@ def compact(value: Any, key: str = "", indent: int = 0) -> str:
 
 def _inline(value: Any) -> str | None:
     if not isinstance(value, Mapping | list | tuple):
-        return json.dumps(value)
-    text = json.dumps(value, separators=(", ", ": "), default=str)
+        return json.dumps(value, default=str)
+    text = json.dumps(value, separators=(", ", ": "), default=_json_default)
     nested_grid = "[[" in text and len(text) > INLINE_LIMIT
     return text if len(text) <= INLINE_LIMIT and not nested_grid else None
 
@@ -117,7 +130,7 @@ def _inline(value: Any) -> str | None:
 def _entry(key: str, value: Any, indent: int) -> str:
     pad = " " * indent
     if not is_grid(value, key):
-        inline = _inline(value.tolist() if hasattr(value, "tolist") else value)
+        inline = _inline(plain(value))
         if inline is not None and not (isinstance(value, str) and "\n" in value):
             return f"{pad}{key}: {value if isinstance(value, str) else inline}"
     return f"{pad}{key}:\n{compact(value, key, indent + 2)}"

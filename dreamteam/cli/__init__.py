@@ -15,6 +15,7 @@ COMMAND_MODULES = (
     "dreamteam.cli.games_cmd",
     "dreamteam.cli.play_cmd",
     "dreamteam.cli.bench_cmd",
+    "dreamteam.cli.workspace_cmd",
 )
 
 

@@ -10,9 +10,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from dreamteam.cli.common import add_agent_args, add_env_args, catalog_for, make_agent, positive
-from dreamteam.cli.team_args import add_team_args, team_backends, team_options
+from dreamteam.cli.resume import prepare_resume
+from dreamteam.cli.team_args import add_team_args, team_backends, team_backends_from, team_options
 from dreamteam.env.recording import RecordingWriter
 from dreamteam.env.session import Arena
+from dreamteam.errors import UserError
 from dreamteam.paths import default_replays_dir
 from dreamteam.report import game_summary, level_table, print_table
 from dreamteam.rundir import (
@@ -36,17 +38,23 @@ def register(sub: Any) -> None:
     p = sub.add_parser("play", help="play one game and write a run directory",
                        description="Play GAME (an id like maze or maze-v1) with an agent, showing progress, "
                                    "and write replays/<run-id>/ with run.json, recording.jsonl, scorecard.json.")
-    p.add_argument("game", help="game id (base id picks the newest version)")
+    p.add_argument("game", nargs="?", help="game id (base id picks the newest version)")
     add_agent_args(p, DEFAULT_AGENT)
     add_env_args(p)
     p.add_argument("--out", metavar="RUN_DIR", help="run directory (default: replays/<run-id>/)")
     add_team_args(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--resume", metavar="RUN_DIR",
+                   help="continue a killed session from its last committed step (game, agent, budget from run.json)")
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Play the game, write the run directory, print the scorecard."""
+    if args.resume:
+        return run_resume(args)
+    if not args.game:
+        raise UserError("play needs a GAME (or --resume RUN_DIR)")
     budget = positive(args.budget, "--budget")
     catalog = catalog_for(args)
     if not args.online:
@@ -60,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
     meta: dict[str, Any] = {
         "run_id": run_dir.name, "game_id": game_id, "agent": args.agent, "seed": args.seed, "budget": budget,
         "backends": backends.summary() if backends else {}, "seed_workspace": args.seed_workspace,
+        "cassette": args.cassette, "script": args.script,
         "patch_policy": args.policy,
         "online": bool(args.online), "env_dirs": [str(d) for d in catalog.dirs],
         "code_version": code_version(), "started_at": now_iso(), "status": "running",
@@ -72,6 +81,10 @@ def run(args: argparse.Namespace) -> int:
         result = _play_with_progress(session, agent, budget, quiet=args.quiet)
     finally:
         recording.close()
+    return _finish(run_dir, meta, arena, card, agent, result)
+
+
+def _finish(run_dir: Path, meta: dict[str, Any], arena: Arena, card: str, agent: Any, result: PlayResult) -> int:
     scorecard = arena.scorecard(card)
     write_json(run_dir / SCORECARD, scorecard)
     meta.update(status="finished", ended_at=now_iso(), result=_result_json(result))
@@ -79,9 +92,34 @@ def run(args: argparse.Namespace) -> int:
     if callable(totals):
         meta["calls"] = totals()
     write_json(run_dir / RUN_JSON, meta)
-    print_table(level_table(game_summary(scorecard, game_id)))
+    print_table(level_table(game_summary(scorecard, str(meta["game_id"]))))
     print(f"stopped: {result.stop_reason} · run written to {run_dir}")
     return 0
+
+
+def run_resume(args: argparse.Namespace) -> int:
+    """Continue a killed run in place."""
+    run_dir = Path(args.resume)
+    catalog = catalog_for(args)
+    meta, arena, card, session, state = prepare_resume(run_dir, catalog)
+    budget = int(meta["budget"])
+    if meta["agent"] == "team":
+        backends = team_backends_from(meta)
+        agent: Any = make_agent("team", int(meta["seed"]), run_dir=run_dir, backends=backends,
+                                seed_workspace=meta.get("seed_workspace", "default"),
+                                policy=meta.get("patch_policy", "gate"))
+        agent.resume(session.info, budget, state)
+    else:
+        agent = make_agent(str(meta["agent"]), int(meta["seed"]))
+        agent.begin(session.info, budget)
+    meta.setdefault("resumed_at", []).append({"time": now_iso(), "from_action": session.actions_taken})
+    write_json(run_dir / RUN_JSON, meta)
+    try:
+        result = _play_with_progress(session, agent, budget, quiet=args.quiet, resumed=True)
+    finally:
+        if session.recording:
+            session.recording.close()
+    return _finish(run_dir, meta, arena, card, agent, result)
 
 
 def _result_json(result: PlayResult) -> dict[str, Any]:
@@ -92,7 +130,7 @@ def _result_json(result: PlayResult) -> dict[str, Any]:
     }
 
 
-def _play_with_progress(session: Any, agent: Any, budget: int, *, quiet: bool) -> PlayResult:
+def _play_with_progress(session: Any, agent: Any, budget: int, *, quiet: bool, resumed: bool = False) -> PlayResult:
     console = Console(stderr=True)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console, disable=quiet, transient=False) as progress:
@@ -101,7 +139,7 @@ def _play_with_progress(session: Any, agent: Any, budget: int, *, quiet: bool) -
         def on_step(obs: Observation) -> None:
             progress.update(task, completed=obs.step, description=_describe(obs, session.info.levels))
 
-        return play(session, agent, budget, on_step=on_step)
+        return play(session, agent, budget, on_step=on_step, resumed=resumed)
 
 
 def _describe(obs: Observation, levels: int) -> str:

@@ -6,21 +6,18 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from dreamteam.backends.cli_args import add_backend_arguments, backend_config_from_args
 from dreamteam.backends.config import BackendConfig, load_backend_config, validate_config
 from dreamteam.backends.errors import ConfigError
 from dreamteam.errors import UserError
 
 
 def add_team_args(parser: argparse.ArgumentParser) -> None:
-    """--backend, --model, --base-url, --cassette, --seed-workspace, --policy."""
+    """The role-model flags (--backend, --model, ...) plus --seed-workspace and --policy."""
+    add_backend_arguments(parser)
     g = parser.add_argument_group("team agent (--agent team)")
-    g.add_argument("--backend", default="symbolic", metavar="SPEC",
-                   help="role-model backends: 'symbolic' for all roles, or per role, e.g. "
-                        "'leader=anthropic,simulator=openai' (others stay symbolic); also record:<backend>, replay")
-    g.add_argument("--model", default=None, help="model name, or per role/backend: 'leader=claude-...,openai=gpt-...'")
-    g.add_argument("--base-url", default=None, help="API base URL (e.g. an OpenAI-compatible server)")
-    g.add_argument("--cassette", default=None, metavar="FILE", help="cassette file for the record/replay backends")
-    g.add_argument("--seed-workspace", default="default", metavar="NAME", help="seed workspace under seeds/ (default: default)")
+    g.add_argument("--seed-workspace", default="default", metavar="NAME",
+                   help="seed workspace under seeds/ (default: default)")
     g.add_argument("--policy", default="gate", choices=("gate", "feedback"),
                    help="patch policy: gate rejects regressions (default); feedback accepts what compiles")
 
@@ -28,7 +25,7 @@ def add_team_args(parser: argparse.ArgumentParser) -> None:
 def team_backends(args: argparse.Namespace) -> BackendConfig:
     """Resolve and check the backends before the game starts (missing keys, unreachable URLs)."""
     try:
-        config = load_backend_config(args.backend, model=args.model, base_url=args.base_url, cassette=args.cassette)
+        config = backend_config_from_args(args)
         validate_config(config)
     except ConfigError as exc:
         raise UserError(str(exc)) from exc
@@ -40,3 +37,16 @@ def team_options(args: argparse.Namespace, run_dir: Path, backends: BackendConfi
     if backends is None:
         return {}
     return {"run_dir": run_dir, "backends": backends, "seed_workspace": args.seed_workspace, "policy": args.policy}
+
+
+def team_backends_from(meta: dict[str, Any]) -> BackendConfig:
+    """Rebuild the backends of a run from its run.json (models and base URLs; keys from the environment)."""
+    roles = meta.get("backends") or {}
+    spec = ",".join(f"{role}={cfg['backend']}" for role, cfg in roles.items()) or "symbolic"
+    models = ",".join(f"{role}={cfg['model']}" for role, cfg in roles.items() if cfg.get("model")) or None
+    try:
+        config = load_backend_config(spec, model=models, cassette=meta.get("cassette"), script=meta.get("script"))
+        validate_config(config)
+    except ConfigError as exc:
+        raise UserError(str(exc)) from exc
+    return config

@@ -50,14 +50,15 @@ class Arena:
 
     def new_scorecard(self, tags: list[str] | None = None) -> str:
         """Open a scorecard and return its id."""
-        return self.arcade.create_scorecard(tags=tags or ["dreamteam"])
+        return str(self.arcade.create_scorecard(tags=tags or ["dreamteam"]))
 
     def scorecard(self, card_id: str) -> dict[str, Any]:
         """The toolkit's scorecard as JSON-able data."""
         card = self.arcade.get_scorecard(card_id)
         if card is None:
             raise UserError(f"scorecard {card_id} not found")
-        return card.model_dump(mode="json")
+        data: dict[str, Any] = card.model_dump(mode="json")
+        return data
 
     def open(self, game_id: str, card_id: str, recording: RecordingWriter | None = None) -> GameSession:
         """Start a session of one game (the toolkit sends the initial RESET)."""

@@ -23,6 +23,8 @@ class StepState(TypedDict, total=False):
     patches: list[dict[str, Any]]
     action: dict[str, Any] | None
     committed: int
+    history: dict[str, Any]
+    history_before: dict[str, Any]
     level_changed: bool
 
 

@@ -56,7 +56,9 @@ class PixelScale:
         """Upscale a logical grid back to a 64x64 display frame (pixels outside whole cells get `fill`)."""
         out = np.full((DISPLAY_SIZE, DISPLAY_SIZE), fill, dtype=np.int8)
         block = np.repeat(np.repeat(logical, self.scale, axis=0), self.scale, axis=1)
-        out[self.y_offset : self.y_offset + block.shape[0], self.x_offset : self.x_offset + block.shape[1]] = block
+        out[
+            self.y_offset : self.y_offset + block.shape[0], self.x_offset : self.x_offset + block.shape[1]
+        ] = block
         return out
 
 

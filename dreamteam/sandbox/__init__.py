@@ -9,10 +9,11 @@ from dreamteam.sandbox.decide import POLICIES, Counterexample, Decision, counter
 from dreamteam.sandbox.limits import MEMORY_LIMIT, OUTPUT_LIMIT, RECURSION_LIMIT, Limits, timeout_reason
 from dreamteam.sandbox.policy import CompileResult, compile_artifact
 from dreamteam.sandbox.process import WorkerStartError
-from dreamteam.sandbox.replay_request import SURFACE_FILES, hex_rows
+from dreamteam.sandbox.replay_plan import SURFACE_FILES
 from dreamteam.sandbox.report import CellDiff, ReplayReport, TransitionRecord, Verdict, classify
 from dreamteam.sandbox.sandbox import CallResult, LoadResult, Sandbox
 from dreamteam.sandbox.scope import ScopeError, check_scope
+from dreamteam.sandbox.wire import hex_rows
 
 __all__ = [
     "MEMORY_LIMIT",

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from dreamteam.sandbox.replay_request import hex_rows
+from dreamteam.sandbox.wire import hex_rows
 
 SIZE = 64
 WALL, PLAYER, BAR = 5, 3, 9
@@ -126,7 +126,7 @@ def _move(frame: np.ndarray, player: tuple[int, int], action: str) -> tuple[int,
 def transitions(count: int = 200, seed: int = 0) -> list[dict[str, Any]]:
     """`count` transitions of the maze world in the shared format (random walk, mostly arrow actions)."""
     rng = random.Random(seed)
-    player, bar, moves = (3, 3), 0, 0
+    player, bar = (3, 3), 0
     out = []
     for step in range(count):
         action = rng.choice(["ACTION1", "ACTION2", "ACTION3", "ACTION4"] * 3 + ["ACTION5", "ACTION6"])
@@ -139,8 +139,7 @@ def transitions(count: int = 200, seed: int = 0) -> list[dict[str, Any]]:
             act.update(x=rng.randrange(SIZE), y=rng.randrange(SIZE))
         out.append({
             "step": step, "level": 0, "action": act, "before": hex_rows(before), "after": hex_rows(after),
-            "frames": 1, "history": {"moves": moves}, "level_up": False, "game_over": False,
+            "frames": 1, "history": {"moves": step}, "level_up": False, "game_over": False,
             "pinned": False, "pin_reason": "",
         })
-        moves += 1
     return out

@@ -330,7 +330,7 @@ def _collect_components(
     for i, colour in enumerate(cols):
         if colour != background:
             groups.setdefault(root(i), []).append(i)
-    found = []
+    found: list[dict[str, Any]] = []
     for members in groups.values():
         found_cells = sorted((x, ys[i]) for i in members for x in range(xs[i], ends[i]))
         x_values = [x for x, _ in found_cells]

@@ -90,6 +90,7 @@ def guarded_getattr(obj: Any, name: str, *default: Any) -> Any:
 
 class _ReadOnly:
     __slots__ = ("_kind",)
+    _kind: str
 
     def __init__(self, obj: Any) -> None:
         object.__setattr__(self, "_kind", type(obj).__name__)

@@ -6,7 +6,7 @@ import ast
 import types
 from dataclasses import dataclass
 
-from RestrictedPython import compile_restricted_exec
+from RestrictedPython.compile import compile_restricted_exec
 from RestrictedPython.transformer import IOPERATOR_TO_STR, RestrictingNodeTransformer
 
 from dreamteam.sandbox.allowlist import (

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -57,7 +59,7 @@ class WorkerProcess:
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self.scratch = tempfile.mkdtemp(prefix="dreamteam-sandbox-")
-        self._stderr: IO[bytes] = tempfile.TemporaryFile()
+        self._stderr: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the worker
         command = [sys.executable, "-m", "dreamteam.sandbox.worker", json.dumps(limits.to_json())]
         self.proc = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
@@ -80,18 +82,36 @@ class WorkerProcess:
         """Whether the process is still running."""
         return self.proc.poll() is None
 
-    def request(self, payload: dict[str, Any], timeout: float, on_timeout: str) -> Reply:
-        """Send one request and wait up to `timeout` seconds for the reply; past it, kill the worker."""
+    def poll_ready(self) -> bool:
+        """Non-blocking: whether the worker has announced itself (a dead worker is never ready)."""
+        if self.ready or not self.alive():
+            return self.ready
+        assert self.proc.stdout is not None
+        if select.select([self.proc.stdout.fileno()], [], [], 0)[0]:
+            self.wait_ready(timeout=5.0)
+        return self.ready
+
+    def send(self, payload: dict[str, Any]) -> str:
+        """Send one request; '' on success, else why the worker is gone."""
         self.wait_ready()
         assert self.proc.stdin is not None
         try:
             write_frame(self.proc.stdin.fileno(), encode_frame(payload))
         except (BrokenPipeError, OSError):
-            return Reply({}, self._death())
-        reply = self._read(time.monotonic() + timeout, self.limits.result_bytes + 4096)
+            return self._death()
+        return ""
+
+    def receive(self, timeout: float, on_timeout: str) -> Reply:
+        """Wait up to `timeout` seconds for the reply to the last request; past it, kill the worker."""
+        reply = self._read(time.monotonic() + max(0.0, timeout), self.limits.result_bytes + 4096)
         if reply.lost == "timeout":
             return Reply({}, on_timeout)
         return reply
+
+    def request(self, payload: dict[str, Any], timeout: float, on_timeout: str) -> Reply:
+        """Send one request and wait up to `timeout` seconds for the reply; past it, kill the worker."""
+        lost = self.send(payload)
+        return Reply({}, lost) if lost else self.receive(timeout, on_timeout)
 
     def _read(self, deadline: float, max_bytes: int) -> Reply:
         assert self.proc.stdout is not None
@@ -137,10 +157,8 @@ class WorkerProcess:
                 os.killpg(self.proc.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 self.proc.kill()
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=5.0)
-        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL does not fail in practice
-            pass
 
     def close(self) -> None:
         """Kill the process and remove its scratch directory."""

@@ -12,9 +12,10 @@ from typing import Any, Literal
 from dreamteam.sandbox.limits import Limits, timeout_reason
 from dreamteam.sandbox.policy import compile_artifact
 from dreamteam.sandbox.process import Reply, WorkerProcess
-from dreamteam.sandbox.replay_request import SURFACE_FILES, build_replay_request, encode_value
-from dreamteam.sandbox.report import ReplayReport, TransitionRecord, Verdict
+from dreamteam.sandbox.replay_plan import SURFACE_FILES, VerdictCache, merge_replies, plan_replay
+from dreamteam.sandbox.report import ReplayReport
 from dreamteam.sandbox.scope import check_scope
+from dreamteam.sandbox.wire import encode_value
 
 ResultKind = Literal["ok", "rejected", "error", "killed"]
 """ok; rejected (scope, compile, not loaded, bad arguments); error (the artifact raised); killed (a limit)."""
@@ -59,13 +60,27 @@ class CallResult:
 
 class Sandbox:
     """Runs artifact code in a separate worker process under `Limits`; a killed worker is replaced on the
-    next request and the loaded artifacts are loaded again. With `warm_spare` a second, idle worker is kept
-    started so that a restart does not wait for Python and numpy to import."""
+    next request and the loaded artifacts are loaded again.
 
-    def __init__(self, limits: Limits | None = None, *, warm_spare: bool = True) -> None:
+    warm_spare: keep a second worker started, so a restart does not wait for Python and numpy to import.
+    parallel_replay: a replay splits its transitions between the active worker and the ready spare.
+    cache_old_verdicts: remember the old version's verdicts across replays (it is replayed every step).
+    """
+
+    def __init__(
+        self,
+        limits: Limits | None = None,
+        *,
+        warm_spare: bool = True,
+        parallel_replay: bool = True,
+        cache_old_verdicts: bool = True,
+    ) -> None:
         self.limits = limits or Limits()
         self.warm_spare = warm_spare
+        self.parallel_replay = parallel_replay
+        self.cache_old_verdicts = cache_old_verdicts
         self.restarts = 0
+        self._verdicts = VerdictCache()
         self._active: WorkerProcess | None = None
         self._spare: WorkerProcess | None = None
         self._sources: dict[str, tuple[str, str]] = {}
@@ -82,9 +97,12 @@ class Sandbox:
         """The pid of the current worker (None before the first request or after close)."""
         return self._active.pid if self._active is not None and self._active.alive() else None
 
-    def start(self) -> int:
-        """Make sure a worker is running and ready; return its pid."""
-        return self._worker().pid
+    def start(self, *, wait_for_spare: bool = False) -> int:
+        """Make sure a worker is running and ready (and the spare too, if asked); return the worker's pid."""
+        pid = self._worker().pid
+        if wait_for_spare and self._spare is not None:
+            self._spare.wait_ready()
+        return pid
 
     def load(
         self,
@@ -110,7 +128,7 @@ class Sandbox:
         reply = self._request(payload, self.limits.time_s + self.limits.kill_grace_s, timeout_reason(self.limits.time_s))
         data = reply.data
         if reply.lost or data.get("kind") != "ok":
-            kind = "killed" if reply.lost else data.get("kind", "error")
+            kind = "killed" if reply.lost else _kind(data)
             errors = (reply.lost,) if reply.lost else tuple(data.get("errors") or [data.get("reason", "")])
             return LoadResult(kind, errors, tuple(data.get("warnings", ())), seconds=_since(start))
         self._sources[name] = (source, filename)
@@ -131,10 +149,7 @@ class Sandbox:
         if reply.lost:
             return CallResult("killed", reason=reply.lost, seconds=_since(start))
         data = reply.data
-        kind = data.get("kind", "error")
-        if kind not in ("ok", "rejected", "error", "killed"):
-            kind = "error"
-        return CallResult(kind, data.get("value"), data.get("reason", ""), data.get("printed", ""), _since(start))
+        return CallResult(_kind(data), data.get("value"), data.get("reason", ""), data.get("printed", ""), _since(start))
 
     def replay(
         self,
@@ -145,27 +160,61 @@ class Sandbox:
         surface: str = "dynamics",
         companions: Mapping[str, str] | None = None,
     ) -> ReplayReport:
-        """Replay old and new versions of a `surface` artifact over `transitions` in one worker call.
+        """Replay old and new versions of a `surface` artifact over `transitions`: one request per worker.
 
         For "dynamics", `companions["observable.py"]` supplies parse and render. `old_source` None means
-        there is no previous version (it counts as wrong everywhere). Malformed transitions raise ValueError.
+        there is no previous version (it counts as wrong everywhere). Verdicts of the old version are
+        cached across calls. Malformed transitions raise ValueError.
         """
-        request, labels = build_replay_request(old_source, new_source, transitions, surface, companions or {})
+        companions = companions or {}
+        companion = companions.get("observable.py", "") if surface == "dynamics" else ""
+        table = None
+        if old_source is not None and self.cache_old_verdicts:
+            table = self._verdicts.version((surface, old_source, companion))
+        workers = self._replay_workers()
+        plan = plan_replay(
+            old_source, new_source, transitions, surface=surface, companions=companions,
+            workers=len(workers), cached=table,
+        )
         start = time.perf_counter()
-        reply = self._request(request, self.limits.replay_time_s, timeout_reason(self.limits.replay_time_s))
+        replies = self._scatter(workers, plan.requests)
         seconds = _since(start)
-        data = reply.data
-        if reply.lost or data.get("kind") != "ok":
-            reason = reply.lost or str(data.get("reason", "replay failed"))
-            return ReplayReport(surface, (), "unknown", "unknown", reason, seconds)
-        records = tuple(
-            TransitionRecord(i, int(step), Verdict.from_wire(old), Verdict.from_wire(new), labels[i])
-            for i, (step, old, new) in enumerate(data["records"])
-        )
-        return ReplayReport(
-            surface, records, str(data["old_status"]), str(data["new_status"]), None, seconds,
-            float(data.get("worker_seconds", 0.0)),
-        )
+        failure = next((r.lost or str(r.data.get("reason", "replay failed")) for r in replies
+                        if r.lost or r.data.get("kind") != "ok"), None)
+        if failure is not None:
+            return ReplayReport(surface, (), "unknown", "unknown", failure, seconds)
+        report, fresh = merge_replies(plan, [r.data for r in replies], seconds)
+        if table is not None and report.old_status == "ok":
+            for key, wire in fresh:
+                self._verdicts.store(table, key, wire)
+        return report
+
+    def _scatter(self, workers: list[WorkerProcess], requests: Sequence[dict[str, Any]]) -> list[Reply]:
+        """Send one request to each worker, then collect the replies within the replay time limit."""
+        limit = self.limits.replay_time_s
+        deadline = time.monotonic() + limit
+        pairs = list(zip(workers, requests, strict=False))
+        sent = [worker.send(request) for worker, request in pairs]
+        replies = []
+        for (worker, _), lost in zip(pairs, sent, strict=True):
+            if lost:
+                replies.append(Reply({}, lost))
+            elif any(r.lost for r in replies):
+                worker.kill()  # an unread reply would desynchronise the pipe
+                replies.append(Reply({}, "stopped: another replay worker failed"))
+            else:
+                replies.append(worker.receive(deadline - time.monotonic(), timeout_reason(limit)))
+        return replies
+
+    def _replay_workers(self) -> list[WorkerProcess]:
+        active = self._worker()
+        spare = self._spare
+        if spare is not None and not spare.alive():
+            spare.close()
+            spare = self._spare = WorkerProcess(self.limits)
+        if self.parallel_replay and spare is not None and spare.poll_ready():
+            return [active, spare]
+        return [active]
 
     def close(self) -> None:
         """Stop the workers and remove their scratch directories."""
@@ -195,6 +244,11 @@ class Sandbox:
 
     def _request(self, payload: dict[str, Any], timeout: float, on_timeout: str) -> Reply:
         return self._worker().request(payload, timeout, on_timeout)
+
+
+def _kind(data: Mapping[str, Any]) -> ResultKind:
+    kind = data.get("kind")
+    return kind if kind in ("ok", "rejected", "error", "killed") else "error"
 
 
 def _close_workers(workers: list[WorkerProcess]) -> None:

@@ -66,7 +66,7 @@ def _check_statement(node: ast.stmt, rules: _Rules) -> Iterator[ScopeError]:
         if not rules.allows(node.name):
             yield rules.refusal(node.lineno, node.name)
     elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        targets: list[ast.expr] = list(node.targets) if isinstance(node, ast.Assign) else [node.target]
         yield from _check_targets(node.lineno, targets, rules)
     elif isinstance(node, ast.Import | ast.ImportFrom):
         yield from _check_import(node, rules)

@@ -58,11 +58,24 @@ class TeamAgent:
         self.graph: StepGraph | None = None
         self.logic: TeamLogic | None = None
         self.calls: CallLog | None = None
+        self.resend: dict[str, Any] | None = None
 
     def begin(self, info: GameInfo, budget: int) -> None:
         """Create the workspace from its seed, start the sandbox, build the role models and the graph."""
         self.run_dir.mkdir(parents=True, exist_ok=True)
         workspace = Workspace.create(self.run_dir / WORKSPACE_DIR, seed_path(self.seed_workspace))
+        self._build(workspace, budget)
+
+    def resume(self, info: GameInfo, budget: int, state: StepState | None) -> None:
+        """Continue a killed session: reopen the workspace (already rolled back to `state`'s last commit)."""
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        workspace = Workspace.open(self.run_dir / WORKSPACE_DIR)
+        self._build(workspace, budget)
+        if state:
+            self.state = dict(state)  # type: ignore[assignment]
+            self.resend = self.state.get("action") if self.state.get("pending") else None
+
+    def _build(self, workspace: Workspace, budget: int) -> None:
         self.calls = CallLog(self.run_dir / CALLS)
         models = build_role_models(self.backends, self.calls)
         world = SandboxWorldModel()
@@ -76,9 +89,22 @@ class TeamAgent:
         """Run one step of the graph and return the action it chose."""
         assert self.graph is not None and self.logic is not None
         self.logic.mem.obs = obs
+        if self.resend is not None:
+            return self._resend(obs)
         self.state = self.graph.step(self.state)
         action = self.state.get("action")
         return Action.from_json(action) if action else None
+
+    def _resend(self, obs: Observation) -> Action:
+        """After a resume: send again the action chosen before the kill (it was not committed)."""
+        assert self.logic is not None and self.resend is not None
+        action = Action.from_json(self.resend)
+        prediction = self.logic.world.predict(obs.grid, dict(self.state.get("history_before") or {}), action)
+        self.logic.mem.predicted, self.logic.mem.prediction_error = prediction.grid, prediction.error
+        self.logic.mem.before = obs.grid
+        self.state = {**self.state, "pending": {"step": obs.step, "action": self.resend}, "step": obs.step + 1}
+        self.resend = None
+        return action
 
     def end(self, obs: Observation) -> None:
         """Commit the last step's outcome and stop the sandbox."""

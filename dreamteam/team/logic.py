@@ -80,7 +80,7 @@ class TeamLogic:
         transition = {
             "step": pending["step"], "level": level, "action": pending["action"],
             "before": encode_grid(before), "after": encode_grid(obs.grid), "frames": len(obs.frames),
-            "history": self.mem.history_before, "level_up": obs.levels_completed > level,
+            "history": state.get("history_before") or {}, "level_up": obs.levels_completed > level,
             "game_over": obs.game_over,
         }
         self.ws.add_transition(transition)
@@ -123,7 +123,7 @@ class TeamLogic:
         self.mem.parse_errors = self.world.roundtrip_errors(obs.grid)
         out: StepState = {}
         if state.get("level_changed") or obs.levels_completed != state.get("level", 0) or obs.full_reset:
-            out.update(plan=[], level=obs.levels_completed)
+            out["plan"], out["level"] = [], obs.levels_completed
             self.mem.level_steps = 0
         self.mem.level_steps += 1
         return out
@@ -266,11 +266,11 @@ class TeamLogic:
         obs = self.mem.obs
         assert obs is not None
         action = Action.from_json((state.get("plan") or [])[0])
-        prediction = self.world.predict(obs.grid, self.mem.history, action)
+        history = dict(state.get("history") or {})
+        prediction = self.world.predict(obs.grid, history, action)
         self.mem.predicted, self.mem.prediction_error = prediction.grid, prediction.error
-        self.mem.history_before = self.mem.history
-        self.mem.history = prediction.history
-        return {"fast_path": not (state.get("components") or state.get("patches") is None)}
+        return {"history_before": history, "history": prediction.history,
+                "fast_path": not state.get("components")}
 
     def act(self, state: StepState) -> StepState:
         """Emit the next action of the plan and remember what was sent."""

@@ -22,8 +22,6 @@ class StepMemory:
     before: Grid | None = None
     predicted: Grid | None = None
     prediction_error: str = ""
-    history: dict[str, Any] = field(default_factory=dict)
-    history_before: dict[str, Any] = field(default_factory=dict)
     frames: deque[Grid] = field(default_factory=lambda: deque(maxlen=6))
     hashes: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT))
     actions: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT))

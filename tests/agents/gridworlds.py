@@ -161,7 +161,9 @@ class LampPuzzle:
     def observe(self, action: Action | None) -> Observation:
         """Observation of the current state."""
         grid = self.render()
-        return Observation(grid, (grid,), self.state, int(self.state == "WIN"), 1, (CLICK,), self.actions, action)
+        return Observation(
+            grid, (grid,), self.state, int(self.state == "WIN"), 1, (CLICK,), self.actions, action
+        )
 
     def reset(self) -> Observation:
         """Switch every lamp off."""
@@ -209,7 +211,9 @@ class TrapLine:
     def observe(self, action: Action | None) -> Observation:
         """Observation of the current state."""
         grid = self.render()
-        return Observation(grid, (grid,), self.state, int(self.state == "WIN"), 1, (1, 2), self.actions, action)
+        return Observation(
+            grid, (grid,), self.state, int(self.state == "WIN"), 1, (1, 2), self.actions, action
+        )
 
     def reset(self) -> Observation:
         """Back to the start of the corridor."""
@@ -237,7 +241,9 @@ class Played:
     action: Action
 
 
-def play(env: MazeWorld | LampPuzzle | TrapLine, agent: object, budget: int) -> tuple[list[Played], Observation]:
+def play(
+    env: MazeWorld | LampPuzzle | TrapLine, agent: object, budget: int
+) -> tuple[list[Played], Observation]:
     """Drive `agent` like the real runner: RESET after GAME_OVER without asking the agent; stop at WIN."""
     agent.begin(env.info, budget)  # type: ignore[attr-defined]
     obs = env.reset()

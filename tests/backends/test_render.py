@@ -67,6 +67,17 @@ def test_hex_rows_round_trip(grid: list[list[int]]) -> None:
     assert [[int(ch, 16) for ch in row] for row in rows] == grid
 
 
+def test_non_json_values_render_through_their_json_form() -> None:
+    import numpy as np
+
+    from dreamteam.types import Action
+
+    text = render_section({"plan": [Action(6, 3, 4)], "frame": np.eye(6, dtype=np.int8), "last": Action(1)}, "x")
+    assert 'plan: [{"action": "ACTION6", "x": 3, "y": 4}]' in text
+    assert "frame:\n  # 6x6 grid, hex digit per cell, row 0 first\n  100000\n" in text
+    assert 'last: {"action": "ACTION1"}' in text
+
+
 def test_nested_values_render_compactly() -> None:
     text = render_section({"player": {"x": 3, "y": 4}, "source": "def f():\n    return 1\n"}, "state")
     assert text == "player: {\"x\": 3, \"y\": 4}\nsource:\n  def f():\n      return 1"

@@ -74,6 +74,11 @@ class _Renamer(ast.NodeTransformer):
 
 def helper_source(names: Iterable[str], prefix: str) -> str:
     """Source text of the helpers `names` (and their dependencies) renamed to `prefix`."""
+    return _helper_source(tuple(names), prefix)
+
+
+@functools.cache
+def _helper_source(names: tuple[str, ...], prefix: str) -> str:
     renamer = _Renamer(prefix)
     chunks = []
     for name in helper_closure(names):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -43,6 +44,11 @@ def _outcomes(transitions: Sequence[Transition], rules: WorldRules) -> list[_Out
         changed = bool((predicted != t.before.grid).any())
         out.append(_Outcome(t, predicted != t.after.grid, bool(result["moved"]), changed))
     return out
+
+
+def _layout(o: _Outcome) -> tuple[Any, ...]:
+    """Geometry and logical size: counters are learned within one layout."""
+    return (o.t.before.geometry, o.t.before.grid.shape)
 
 
 def _box(masks: Sequence[BoolArray]) -> Box:
@@ -97,19 +103,19 @@ def _learn_one(outcomes: Sequence[_Outcome], source: int, target: int, events: l
 def learn_ticks(transitions: Sequence[Transition], rules: WorldRules) -> list[TickRule]:
     """Counter rules for colour changes the move and click rules do not explain."""
     outcomes = _outcomes(transitions, replace(rules, ticks=()))
-    groups: dict[tuple[int, int], list[tuple[_Outcome, BoolArray]]] = defaultdict(list)
+    groups: dict[tuple[Any, int, int], list[tuple[_Outcome, BoolArray]]] = defaultdict(list)
     for o in outcomes:
         if not o.residual.any():
             continue
         before, after = o.t.before.grid[o.residual], o.t.after.grid[o.residual]
         for source, target in sorted(set(zip(before.tolist(), after.tolist(), strict=True))):
             mask = o.residual & (o.t.before.grid == source) & (o.t.after.grid == target)
-            groups[(int(source), int(target))].append((o, mask))
+            groups[(_layout(o), int(source), int(target))].append((o, mask))
     found = []
-    for (source, target), events in sorted(groups.items()):
+    for (layout, source, target), events in sorted(groups.items(), key=lambda item: item[0][1:]):
         if len(events) < MIN_EVENTS:
             continue
-        rule = _learn_one(outcomes, source, target, events)
+        rule = _learn_one([o for o in outcomes if _layout(o) == layout], source, target, events)
         if rule is not None and rule.evidence >= MIN_EVENTS and rule.evidence * 2 > len(events):
             found.append(rule)
     return found

@@ -1,0 +1,158 @@
+"""The symbolic Simulator: learns dynamics from the regression window and writes them out as dynamics.py.
+
+Request context (task "maintain", surface = current dynamics.py):
+    transitions      the regression set in the shared transition format (hex-row grids)
+    counterexamples  transitions the current model gets wrong (merged into the window)
+    feedback         peer feedback text (read for the record only)
+    entities         optional, from the observer (not needed: the learner finds movers itself)
+    observable       optional: the current observable.py, used to replay a non-symbolic dynamics.py
+Reply: {"patch": new dynamics.py or null, "notes": text}. Notes end with a line
+`entities: {...}` (JSON: role -> {"colours": [...]}) that the symbolic observer reads as feedback.
+
+A patch is proposed only when, replayed here in plain Python over the window, it predicts strictly more
+transitions than the current dynamics and breaks none that the current one gets right; a transition it
+would break is kept as a remembered exception (dyn_MEMO) so the harness's no-regression gate can pass.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from dreamteam.protocols import RoleRequest
+from dreamteam.roles.symbolic.artifact_dyn import lib_memo_key
+from dreamteam.roles.symbolic.artifacts import ArtifactCache
+from dreamteam.roles.symbolic.base import list_of, text_of
+from dreamteam.roles.symbolic.codegen import code_part, dynamics_source
+from dreamteam.roles.symbolic.evidence import MotionCache, Transition, decode_transitions, transition_key
+from dreamteam.roles.symbolic.frames import DisplayCache, scale_hints
+from dreamteam.roles.symbolic.learner import learn, scene_of
+from dreamteam.roles.symbolic.model import WorldRules
+from dreamteam.roles.symbolic.verify import correct, predictor_for
+
+MAX_MEMO = 12
+MAX_MEMO_CELLS = 40_000
+
+
+@functools.lru_cache(maxsize=32)
+def assigned_literal(source: str, name: str) -> Any:
+    """The literal value a module assigns to `name` at top level (None when absent or not a literal)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            try:
+                return ast.literal_eval(node.value)
+            except ValueError:
+                return None
+    return None
+
+
+def window(context: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The regression transitions plus counterexamples not already in it, in step order."""
+    raw = [t for t in list_of(context, "transitions") + list_of(context, "counterexamples") if isinstance(t, dict)]
+    seen: set[int] = set()
+    out = []
+    for item in raw:
+        key = transition_key(item)
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
+    return sorted(out, key=lambda t: int(t.get("step", 0)))
+
+
+def entity_notes(rules: WorldRules) -> dict[str, dict[str, list[int]]]:
+    """What the rules say about entity roles, in the observer's ENTITY_TYPES shape."""
+    roles = {
+        "controllable": sorted({m.colour for m in rules.moves}),
+        "blocker": sorted({b for m in rules.moves for b in m.blockers}),
+        "pushable": sorted({p for m in rules.moves for p in m.pushable}),
+        "goal": list(rules.goals),
+        "hazard": list(rules.fatal),
+        "counter": sorted({t.source for t in rules.ticks}),
+    }
+    return {role: {"colours": colours} for role, colours in roles.items() if colours}
+
+
+class SimulatorAnswerer:
+    """Learns rules, generates dynamics.py, checks it against the current one, proposes it if better."""
+
+    def __init__(self) -> None:
+        self.displays = DisplayCache()
+        self.motions = MotionCache()
+        self.artifacts = ArtifactCache()
+        self.verdicts: dict[tuple[int, int], bool] = {}
+
+    def correct(self, source: str, transitions: Sequence[Transition], observable: str | None = None) -> list[bool]:
+        """`verify.correct` for a source, remembering verdicts per (source, transition)."""
+        if not source.strip():
+            return [False] * len(transitions)
+        key = hash((source, observable))
+        todo = [t for t in transitions if (key, t.key) not in self.verdicts]
+        if todo:
+            if len(self.verdicts) > 50_000:
+                self.verdicts.clear()
+            verdicts = correct(predictor_for(source, self.artifacts, observable), todo)
+            self.verdicts.update({(key, t.key): ok for t, ok in zip(todo, verdicts, strict=True)})
+        return [self.verdicts[(key, t.key)] for t in transitions]
+
+    def answer(self, request: RoleRequest) -> dict[str, Any]:
+        """Reply content for one "maintain" request."""
+        context = request.context
+        raw = window(context)
+        if not raw:
+            return {"patch": None, "notes": "no transitions yet: nothing to learn from"}
+        previous = assigned_literal(request.surface, "dyn_SCALE_HINTS") or []
+        hints = scale_hints([self.displays.get(t["before"]) for t in raw[-40:]]
+                            + [self.displays.get(t["after"]) for t in raw[-40:]], previous)
+        transitions = decode_transitions(raw, hints, self.displays)
+        rules = learn(transitions, self.motions, hints)
+        source = dynamics_source(rules, len(transitions))
+        entities = json.dumps(entity_notes(rules), sort_keys=True)
+        if code_part(source) == code_part(request.surface):
+            return {"patch": None, "notes": f"rules unchanged ({len(rules.hypotheses)} hypotheses)\n"
+                                             f"entities: {entities}"}
+        return self._decide(request, transitions, rules, source, entities)
+
+    def _decide(self, request: RoleRequest, transitions: Sequence[Transition], rules: WorldRules, source: str,
+                entities: str) -> dict[str, Any]:
+        observable = text_of(request.context, "observable") or None
+        old = self.correct(request.surface, transitions, observable)
+        new = self.correct(source, transitions)
+        broken = [t for t, was, now in zip(transitions, old, new, strict=True) if was and not now]
+        if broken:
+            rules, source, new = self._remember(rules, transitions, broken, new)
+        still_broken = sum(1 for was, now in zip(old, new, strict=True) if was and not now)
+        summary = (f"{len(rules.hypotheses)} hypotheses; predicts {sum(new)}/{len(transitions)} transitions "
+                   f"of the window (current dynamics: {sum(old)})")
+        if still_broken or sum(new) <= sum(old):
+            reason = f"would break {still_broken}" if still_broken else "no gain"
+            return {"patch": None, "notes": f"{summary}; not proposed ({reason})\nentities: {entities}"}
+        memo = f"; {len(rules.memo)} remembered exceptions" if rules.memo else ""
+        return {"patch": source, "notes": f"{summary}{memo}\nentities: {entities}"}
+
+    def _remember(self, rules: WorldRules, transitions: Sequence[Transition], broken: Sequence[Transition],
+                  new: list[bool]) -> tuple[WorldRules, str, list[bool]]:
+        """Keep transitions the new rules would break as exact exceptions (bounded in count and size)."""
+        memo = list(rules.memo)
+        cells = 0
+        for t in broken:
+            cells += 2 * t.before.grid.size
+            if len(memo) >= MAX_MEMO or cells > MAX_MEMO_CELLS:
+                break
+            memo.append((lib_memo_key(t.before.grid.tolist(), dict(t.action)), scene_of(t.after)))
+        extra = [{"name": "memo:exceptions", "evidence": len(memo), "against": 0, "status": "adopted",
+                  "description": f"{len(memo)} transitions no rule explains yet, remembered exactly"}]
+        rules = replace(rules, memo=tuple(memo))
+        source = dynamics_source(rules, len(transitions), extra)
+        index = {id(t) for t in broken}
+        rechecked = self.correct(source, [t for t in transitions if id(t) in index])
+        fixed = iter(rechecked)
+        updated = [next(fixed) if id(t) in index else ok for t, ok in zip(transitions, new, strict=True)]
+        return rules, source, updated

@@ -1,0 +1,82 @@
+"""Check a dynamics source against transitions, in plain Python, the way the harness's replay does.
+
+A transition is predicted right when the predicted display frame equals `after` cell by cell. Symbolic
+dynamics (which define `dyn_next_rows`) are run on display frames directly; any other dynamics run as
+render(predict(parse(before), history(z, h, a), a)) with the team's observable when it is known, else with
+the symbolic parse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from dreamteam.roles.symbolic.artifact_lib import lib_display, lib_parse
+from dreamteam.roles.symbolic.artifacts import ArtifactCache, ArtifactLoadError
+from dreamteam.roles.symbolic.evidence import Transition
+
+Predictor = Callable[[Transition], "np.ndarray | None"]
+
+
+def _rows(t: Transition) -> list[list[int]]:
+    rows: list[list[int]] = t.before.display.tolist()
+    return rows
+
+
+def symbolic_predictor(namespace: Mapping[str, Any]) -> Predictor:
+    """Predict display frames with a symbolic dynamics module's `dyn_next_rows`."""
+    step = namespace["dyn_next_rows"]
+
+    def run(t: Transition) -> np.ndarray | None:
+        result = step(_rows(t), dict(t.history), dict(t.action))
+        return np.asarray(result["rows"], dtype=np.int8)
+
+    return run
+
+
+def generic_predictor(namespace: Mapping[str, Any], observable: Mapping[str, Any] | None) -> Predictor:
+    """Predict display frames with predict/history and the observable's parse/render (or the symbolic ones)."""
+    predict, history = namespace["predict"], namespace.get("history")
+    parse = observable["parse"] if observable and "parse" in observable else (lambda f: lib_parse(f, [], {}))
+    render = observable["render"] if observable and "render" in observable else lib_display
+
+    def run(t: Transition) -> np.ndarray | None:
+        z = parse(_rows(t))
+        action = dict(t.action)
+        h = history(z, dict(t.history), action) if callable(history) else dict(t.history)
+        frame = render(predict(z, h, action))
+        return None if frame is None else np.asarray(frame, dtype=np.int8)
+
+    return run
+
+
+def predictor_for(source: str, cache: ArtifactCache, observable_source: str | None = None) -> Predictor | None:
+    """The best way to run `source` (None when it cannot be loaded or defines no predict)."""
+    try:
+        namespace = cache.load(source, "dynamics")
+        if "dyn_next_rows" in namespace and "dyn_step" in namespace:
+            return symbolic_predictor(namespace)
+        if "predict" not in namespace:
+            return None
+        observable = cache.load(observable_source, "observable") if observable_source else None
+    except ArtifactLoadError:
+        return None
+    return generic_predictor(namespace, observable)
+
+
+def correct(predictor: Predictor | None, transitions: Sequence[Transition]) -> list[bool]:
+    """Per transition: whether the predicted frame equals the observed one (errors count as wrong)."""
+    out = []
+    for t in transitions:
+        if predictor is None:
+            out.append(False)
+            continue
+        try:
+            frame = predictor(t)
+        except Exception:  # a wrong artifact may raise anything; that is a wrong prediction
+            frame = None
+        out.append(frame is not None and frame.shape == t.after.display.shape
+                   and bool(np.array_equal(frame, t.after.display)))
+    return out

@@ -1,0 +1,174 @@
+"""Small pure-Python grid worlds that produce transitions in the shared format, for the symbolic roles' tests.
+
+Every world draws a logical grid scaled up into a 64x64 display with a letterbox, and takes actions as
+dicts ({"action": "ACTION3"} / {"action": "ACTION6", "x": .., "y": ..}). Action meanings are shuffled by
+a seed so a learner cannot rely on ACTION1 meaning "up".
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from dreamteam.codec import encode_grid
+
+DIRECTIONS = ((0, -1), (0, 1), (-1, 0), (1, 0))
+
+
+def display(logical: np.ndarray, scale: int, letterbox: int) -> np.ndarray:
+    """Centre the upscaled logical grid in a 64x64 frame filled with the letterbox colour."""
+    out = np.full((64, 64), letterbox, dtype=np.int8)
+    block = np.repeat(np.repeat(logical, scale, axis=0), scale, axis=1)
+    h, w = block.shape
+    oy, ox = (64 - h) // 2, (64 - w) // 2
+    out[oy : oy + h, ox : ox + w] = block
+    return out
+
+
+class World:
+    """Base: a logical grid rendered at a scale; subclasses implement `apply(action) -> level_up`."""
+
+    scale = 4
+    letterbox = 0
+
+    def __init__(self) -> None:
+        self.grid = np.zeros((8, 8), dtype=np.int8)
+
+    def frame(self) -> np.ndarray:
+        """The current 64x64 display frame."""
+        return display(self.grid, self.scale, self.letterbox)
+
+    def offset(self) -> tuple[int, int]:
+        """Display (x, y) of logical cell (0, 0)."""
+        h, w = self.grid.shape
+        return (64 - w * self.scale) // 2, (64 - h * self.scale) // 2
+
+    def click_at(self, cx: int, cy: int) -> dict[str, Any]:
+        """A click action on the centre of logical cell (cx, cy)."""
+        ox, oy = self.offset()
+        return {"action": "ACTION6", "x": ox + cx * self.scale + self.scale // 2,
+                "y": oy + cy * self.scale + self.scale // 2}
+
+    def apply(self, action: dict[str, Any]) -> bool:
+        """Change the world; return True when the level is completed."""
+        raise NotImplementedError
+
+    def step(self, action: dict[str, Any], index: int) -> dict[str, Any]:
+        """Apply an action and return the transition record."""
+        before = self.frame()
+        level_up = self.apply(action)
+        return {"step": index, "level": 0, "action": dict(action), "before": encode_grid(before),
+                "after": encode_grid(self.frame()), "frames": 1, "history": {}, "level_up": level_up,
+                "game_over": False, "pinned": False, "pin_reason": ""}
+
+
+class MazeWorld(World):
+    """A player moved by four shuffled actions, walls that block, a goal, and a bar that shrinks per move."""
+
+    def __init__(self, seed: int = 0, size: int = 10, colours: Sequence[int] = (3, 9, 14, 11, 5),
+                 bar: bool = True, scale: int = 4) -> None:
+        rng = random.Random(seed)
+        self.wall, self.player, self.goal, self.bar_colour, self.floor = colours
+        self.scale, self.letterbox = scale, self.floor
+        self.meanings = dict(zip(("ACTION1", "ACTION2", "ACTION3", "ACTION4"),
+                                 rng.sample(DIRECTIONS, 4), strict=True))
+        self.bar = bar
+        grid = np.full((size + (2 if bar else 0), size), self.floor, dtype=np.int8)
+        grid[0, :], grid[size - 1, :], grid[:size, 0], grid[:size, size - 1] = self.wall, self.wall, self.wall, self.wall
+        for _ in range(size):
+            grid[rng.randrange(2, size - 2), rng.randrange(2, size - 2)] = self.wall
+        grid[1, 1], grid[size - 2, size - 2] = self.player, self.goal
+        if bar:
+            grid[size + 1, :] = self.bar_colour
+        self.grid = grid
+        self.pos = (1, 1)
+
+    def apply(self, action: dict[str, Any]) -> bool:
+        """Move the player unless a wall is in the way; each move shrinks the bar from its right end."""
+        move = self.meanings.get(action["action"])
+        if move is None:
+            return False
+        x, y = self.pos[0] + move[0], self.pos[1] + move[1]
+        if self.grid[y, x] == self.wall:
+            return False
+        reached = self.grid[y, x] == self.goal
+        self.grid[self.pos[1], self.pos[0]] = self.floor
+        self.grid[y, x] = self.player
+        self.pos = (x, y)
+        if self.bar:
+            row = self.grid[-1]
+            left = np.flatnonzero(row == self.bar_colour)
+            if len(left):
+                row[left[-1]] = self.floor
+        return bool(reached)
+
+
+class ToggleWorld(World):
+    """Lights out: a click toggles the clicked cell and its four neighbours between two colours."""
+
+    def __init__(self, seed: int = 0, size: int = 5, colours: tuple[int, int] = (8, 12), gap: int = 2,
+                 scale: int = 3) -> None:
+        rng = random.Random(seed)
+        self.off, self.on = colours
+        self.gap, self.scale, self.letterbox = gap, scale, gap
+        board = np.array([[rng.choice(colours) for _ in range(size)] for _ in range(size)], dtype=np.int8)
+        self.grid = np.full((size + 2, size + 2), gap, dtype=np.int8)
+        self.grid[1:-1, 1:-1] = board
+
+    def apply(self, action: dict[str, Any]) -> bool:
+        """Toggle the clicked board cell and its neighbours; clicks elsewhere do nothing."""
+        if action["action"] != "ACTION6":
+            return False
+        ox, oy = self.offset()
+        cx, cy = (action["x"] - ox) // self.scale, (action["y"] - oy) // self.scale
+        if not (1 <= cx < self.grid.shape[1] - 1 and 1 <= cy < self.grid.shape[0] - 1):
+            return False
+        for dx, dy in ((0, 0), *DIRECTIONS):
+            x, y = cx + dx, cy + dy
+            if self.grid[y, x] in (self.off, self.on):
+                self.grid[y, x] = self.on if self.grid[y, x] == self.off else self.off
+        return False
+
+
+class TimerWorld(World):
+    """Nothing moves; a bar in the top row loses one cell from its left end after every action."""
+
+    def __init__(self, width: int = 12, colours: tuple[int, int, int] = (6, 1, 10), scale: int = 5) -> None:
+        self.floor, self.bar_colour, self.block = colours
+        self.scale, self.letterbox = scale, self.floor
+        self.grid = np.full((6, width), self.floor, dtype=np.int8)
+        self.grid[0, :] = self.bar_colour
+        self.grid[3, 2:5] = self.block
+
+    def apply(self, action: dict[str, Any]) -> bool:
+        """Shrink the bar by one cell."""
+        left = np.flatnonzero(self.grid[0] == self.bar_colour)
+        if len(left):
+            self.grid[0, left[0]] = self.floor
+        return False
+
+
+def record(world: World, policy: Callable[[World, int], dict[str, Any]], steps: int) -> list[dict[str, Any]]:
+    """Run `policy` for `steps` steps and return the transitions."""
+    return [world.step(policy(world, i), i) for i in range(steps)]
+
+
+def random_moves(seed: int, actions: Sequence[str] = ("ACTION1", "ACTION2", "ACTION3", "ACTION4")
+                 ) -> Callable[[World, int], dict[str, Any]]:
+    """A policy picking uniformly among simple actions."""
+    rng = random.Random(seed)
+    return lambda world, i: {"action": rng.choice(list(actions))}
+
+
+def random_clicks(seed: int) -> Callable[[World, int], dict[str, Any]]:
+    """A policy clicking uniformly random logical cells."""
+    rng = random.Random(seed)
+
+    def pick(world: World, i: int) -> dict[str, Any]:
+        h, w = world.grid.shape
+        return world.click_at(rng.randrange(w), rng.randrange(h))
+
+    return pick
