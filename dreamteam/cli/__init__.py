@@ -16,6 +16,8 @@ COMMAND_MODULES = (
     "dreamteam.cli.play_cmd",
     "dreamteam.cli.bench_cmd",
     "dreamteam.cli.workspace_cmd",
+    "dreamteam.cli.sandbox_cmd",
+    "dreamteam.cli.graph_cmd",
 )
 
 
@@ -39,8 +41,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
-    # The toolkit's scorecard logger prints INFO lines to stdout by itself; keep it quiet unless asked.
-    logging.getLogger("arc_agi.scorecard").setLevel(logging.INFO if args.verbose else logging.WARNING)
     handler = getattr(args, "handler", None) or getattr(args, "func", None)
     if handler is None:
         parser.print_help()

@@ -33,6 +33,9 @@ class Arena:
     def __init__(self, catalog: Catalog, *, online: bool = False) -> None:
         self.catalog = catalog
         self.online = online
+        # The toolkit's scorecard logger prints INFO lines to stdout by itself; keep it quiet unless asked.
+        quiet = not _LOG.isEnabledFor(logging.INFO)
+        logging.getLogger("arc_agi.scorecard").setLevel(logging.WARNING if quiet else logging.INFO)
         if online:
             key = os.environ.get("ARC_API_KEY", "")
             if not key:

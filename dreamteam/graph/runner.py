@@ -21,5 +21,6 @@ class StepGraph:
     def step(self, state: StepState) -> StepState:
         """Run the nodes of one step from `state`; the checkpointer stores the result (one write per step)."""
         config = {"configurable": {"thread_id": THREAD}, "recursion_limit": 64}
-        result: StepState = self.graph.invoke(state, config=config, context=self.context, durability="exit")
+        extra: dict[str, Any] = {"durability": "exit"} if self.checkpointer is not None else {}
+        result: StepState = self.graph.invoke(state, config=config, context=self.context, **extra)
         return result

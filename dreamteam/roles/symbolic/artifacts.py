@@ -8,7 +8,9 @@ module gets only plain builtins and can import only math, itertools, collections
 
 from __future__ import annotations
 
+import ast
 import builtins
+import functools
 import hashlib
 from collections import OrderedDict
 from typing import Any
@@ -62,3 +64,19 @@ class ArtifactCache:
         if len(self._items) > self.size:
             self._items.popitem(last=False)
         return namespace
+
+
+@functools.lru_cache(maxsize=32)
+def assigned_literal(source: str, name: str) -> Any:
+    """The literal value a module assigns to `name` at top level (None when absent or not a literal)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            try:
+                return ast.literal_eval(node.value)
+            except ValueError:
+                return None
+    return None

@@ -16,8 +16,6 @@ would break is kept as a remembered exception (dyn_MEMO) so the harness's no-reg
 
 from __future__ import annotations
 
-import ast
-import functools
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -25,7 +23,7 @@ from typing import Any
 
 from dreamteam.protocols import RoleRequest
 from dreamteam.roles.symbolic.artifact_dyn import lib_memo_key
-from dreamteam.roles.symbolic.artifacts import ArtifactCache
+from dreamteam.roles.symbolic.artifacts import ArtifactCache, assigned_literal
 from dreamteam.roles.symbolic.base import list_of, text_of
 from dreamteam.roles.symbolic.codegen import code_part, dynamics_source
 from dreamteam.roles.symbolic.evidence import MotionCache, Transition, decode_transitions, transition_key
@@ -36,22 +34,6 @@ from dreamteam.roles.symbolic.verify import correct, predictor_for
 
 MAX_MEMO = 12
 MAX_MEMO_CELLS = 40_000
-
-
-@functools.lru_cache(maxsize=32)
-def assigned_literal(source: str, name: str) -> Any:
-    """The literal value a module assigns to `name` at top level (None when absent or not a literal)."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return None
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
-            try:
-                return ast.literal_eval(node.value)
-            except ValueError:
-                return None
-    return None
 
 
 def window(context: Mapping[str, Any]) -> list[dict[str, Any]]:
