@@ -189,3 +189,227 @@ def _layers(raw: Any, where: str) -> tuple[Grid, ...]:
     return tuple(layers)
 
 
+
+
+# ----- replaying ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Divergence:
+    """The first recorded response that the replayed game does not reproduce."""
+
+    step: int | None
+    """Index of the action among those sent (0-based, the workspace's step number); None: the initial frame."""
+    line: int
+    action: str
+    expected: str
+    actual: str
+    detail: str = ""
+
+    def message(self) -> str:
+        """One line naming the step, the recorded and the replayed response, and the first differing cell."""
+        where = ("the initial frame" if self.step is None
+                 else f"step {self.step} (action {self.step + 1}: {self.action})")
+        text = f"diverged at {where}, recording line {self.line}: recorded {self.expected}; replayed {self.actual}"
+        return text + (f"; {self.detail}" if self.detail else "")
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayOutcome:
+    """What a replay found: how far it got, the first divergence (if any) and the recomputed scorecard."""
+
+    recording: Recording
+    actions_replayed: int
+    frames_checked: int
+    divergence: Divergence | None
+    scorecard: dict[str, Any]
+
+    @property
+    def ok(self) -> bool:
+        """True when every recorded response was reproduced."""
+        return self.divergence is None
+
+
+def frames_hash(frames: Sequence[Grid]) -> str:
+    """A short stable hash of a response's whole frame list (every layer, in order)."""
+    digest = hashlib.blake2b(digest_size=8)
+    digest.update(f"{len(frames)}:".encode())
+    for layer in frames:
+        digest.update(grid_hash(layer).encode())
+    return digest.hexdigest()
+
+
+def require_game_version(catalog: Catalog, game_id: str) -> None:
+    """Fail clearly unless exactly this game version (`maze-v1`) is among the local games."""
+    if any(info.game_id == game_id for info in catalog.infos):
+        return
+    base = game_id.split("-", 1)[0]
+    others = sorted(i.game_id for i in catalog.infos if i.game_id.split("-", 1)[0] == base)
+    found = f" (found {', '.join(others)})" if others else ""
+    raise UserError(f"game version {game_id} of the recording is not available locally{found}; pass --env-dir DIR "
+                    f"with a game whose metadata.json has game_id {game_id!r}")
+
+
+def replay_recording(recording: Recording, catalog: Catalog) -> ReplayOutcome:
+    """Send the recorded actions to a fresh offline game and compare every response with the recording."""
+    require_game_version(catalog, recording.game_id)
+    arena = Arena(catalog)
+    card = arena.new_scorecard(tags=["dreamteam", "replay"])
+    replayed = checked = 0
+    divergence: Divergence | None = None
+    with _toolkit_errors() as errors:
+        env = arena.open(recording.game_id, card).env
+        if recording.has_initial_frame:
+            first = env.observation_space
+            assert first is not None  # GameSession refuses a game without an initial frame
+            divergence, checked = _check(recording.entries[0], first, None), 1
+        for step, entry in enumerate(recording.actions):
+            if divergence is not None:
+                break
+            resp = env.step(GameAction.from_id(entry.action_id), data=dict(entry.data))
+            replayed += 1
+            if resp is None:
+                why = errors[-1] if errors else "no response"
+                divergence = Divergence(step, entry.line, entry.action_label, _describe_entry(entry),
+                                        "no frame: the game failed", why)
+                break
+            divergence = _check(entry, resp, step)
+            checked += 1
+    return ReplayOutcome(recording, replayed, checked, divergence, arena.scorecard(card))
+
+
+@contextmanager
+def _toolkit_errors() -> Iterator[list[str]]:
+    """Collect the toolkit's error log lines (one line each, no traceback) instead of printing them."""
+    logger = logging.getLogger(TOOLKIT_LOGGER)
+    messages: list[str] = []
+
+    class Collect(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            messages.append(" ".join(record.getMessage().split()))
+
+    handler, propagate = Collect(level=logging.ERROR), logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        yield messages
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = propagate
+
+
+def _check(entry: RecordedFrame, resp: FrameDataRaw, step: int | None) -> Divergence | None:
+    frames = tuple(np.asarray(f, dtype=np.int8) for f in resp.frame)
+    state = resp.state.name if hasattr(resp.state, "name") else str(resp.state)
+    differs = []
+    if entry.state != state:
+        differs.append("state")
+    if entry.levels_completed != int(resp.levels_completed):
+        differs.append("levels")
+    cell = ""
+    if entry.frames is not None:
+        cell = _first_difference(entry.frames, frames)
+        if cell:
+            differs.append("frame")
+    if entry.available_actions is not None and entry.available_actions != tuple(resp.available_actions):
+        differs.append(f"available actions {list(entry.available_actions)} vs {list(resp.available_actions)}")
+    if not differs:
+        return None
+    actual = _describe(state, int(resp.levels_completed), frames)
+    detail = "; ".join(part for part in (f"differs in {', '.join(differs)}", cell) if part)
+    return Divergence(step, entry.line, entry.action_label, _describe_entry(entry), actual, detail)
+
+
+def _describe_entry(entry: RecordedFrame) -> str:
+    return _describe(entry.state, entry.levels_completed, entry.frames)
+
+
+def _describe(state: str, levels: int, frames: Sequence[Grid] | None) -> str:
+    shown = f"frame {frames_hash(frames)}" if frames is not None else "frame not recorded"
+    return f"state {state}, levels {levels}, {shown}"
+
+
+def _first_difference(expected: Sequence[Grid], actual: Sequence[Grid]) -> str:
+    if len(expected) != len(actual):
+        return f"{len(expected)} frame layers recorded, {len(actual)} replayed"
+    for index, (want, got) in enumerate(zip(expected, actual, strict=True), start=1):
+        if want.shape != got.shape:
+            return f"layer {index}: shape {want.shape} recorded, {got.shape} replayed"
+        cells = np.argwhere(want != got)
+        if len(cells):
+            y, x = (int(v) for v in cells[0])
+            return (f"first differing cell x={x} y={y} (layer {index} of {len(expected)}): recorded colour "
+                    f"{int(want[y, x])}, replayed {int(got[y, x])}; {len(cells)} cells differ")
+    return ""
+
+
+# ----- scorecards ---------------------------------------------------------------------------------
+
+ENVIRONMENT_FIELDS = ("score", "levels_completed", "actions", "resets")
+PLAY_FIELDS = ("score", "levels_completed", "actions", "resets", "state", "completed",
+               "level_scores", "level_actions", "level_baseline_actions")
+
+
+def scorecard_differences(recorded: Any, replayed: Any) -> list[str]:
+    """The meaningful fields where two toolkit scorecards differ (card ids, guids and times are ignored)."""
+    envs_a, envs_b = _environments(recorded, "the recorded scorecard"), _environments(replayed, "the replayed one")
+    out = [] if _same(recorded.get("score"), replayed.get("score")) else [
+        f"total score: recorded {_fmt(recorded.get('score'))}, replayed {_fmt(replayed.get('score'))}"]
+    for game_id in sorted(set(envs_a) | set(envs_b)):
+        a, b = envs_a.get(game_id), envs_b.get(game_id)
+        if a is None or b is None:
+            out.append(f"{game_id}: only in the {'replayed' if a is None else 'recorded'} scorecard")
+            continue
+        out += _field_differences(game_id, a, b, ENVIRONMENT_FIELDS)
+        plays_a, plays_b = a["runs"], b["runs"]
+        if len(plays_a) != len(plays_b):
+            out.append(f"{game_id}: {len(plays_a)} plays recorded, {len(plays_b)} replayed")
+        for number, (pa, pb) in enumerate(zip(plays_a, plays_b, strict=False), start=1):
+            out += _field_differences(f"{game_id} play {number}", pa, pb, PLAY_FIELDS)
+    return out
+
+
+def embedded_score_differences(recording: Recording, replayed: dict[str, Any]) -> list[str] | None:
+    """Compare a scorecard entry written into the recording (agents harness) with the replay; None if none."""
+    entries = [e for e in recording.extras if {"score", "levels_completed", "actions"} <= set(e)]
+    if not entries:
+        return None
+    envs = _environments(replayed, "the replayed scorecard")
+    env = envs.get(recording.game_id)
+    if env is None:
+        return [f"{recording.game_id}: not in the replayed scorecard"]
+    return _field_differences(recording.game_id, entries[-1], env, ("score", "levels_completed", "actions"))
+
+
+def _environments(card: Any, source: str) -> dict[str, dict[str, Any]]:
+    if not isinstance(card, dict) or not isinstance(card.get("environments"), list):
+        raise RecordingError(f"{source} is not a toolkit scorecard (no 'environments' list)")
+    envs: dict[str, dict[str, Any]] = {}
+    for env in card["environments"]:
+        if not isinstance(env, dict) or not isinstance(env.get("id"), str) or not isinstance(env.get("runs"), list) \
+                or not all(isinstance(run, dict) for run in env["runs"]):
+            raise RecordingError(f"{source} has a malformed environment entry: {str(env)[:80]}")
+        envs[env["id"]] = env
+    return envs
+
+
+def _field_differences(label: str, a: dict[str, Any], b: dict[str, Any], fields: Sequence[str]) -> list[str]:
+    return [f"{label} {name}: recorded {_fmt(a.get(name))}, replayed {_fmt(b.get(name))}"
+            for name in fields if not _same(a.get(name), b.get(name))]
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    numbers = (int, float)
+    if isinstance(a, numbers) and isinstance(b, numbers) and not isinstance(a, bool) and not isinstance(b, bool):
+        return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+    return bool(a == b)
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.4f}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_fmt(v) for v in value) + "]"
+    return str(value)

@@ -48,6 +48,7 @@ ROLE_TEXT = {
     "hazard": "entering it lost the level",
     "counter": "a status bar or timer: cells of this colour disappear a few at a time",
     "hud": "a region that changes on (almost) every step whatever the action",
+    "moving": "moved between consecutive frames",
 }
 
 

@@ -1,0 +1,117 @@
+"""Sub-goals the inductive explorer derives from evidence, each with a test on a predicted grid.
+
+- `level_up`: a rollout predicts the event "level_up".
+- `repeat-level-up:colourK`: a mover enters colour K, the colour a mover entered right before a level-up.
+- `enter:colourK`: a mover enters a colour it has never entered (touch what has not been touched).
+- `frontier`: a mover stands where it has never stood (explore).
+Movers are the colours seen moving rigidly in recent transitions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from dreamteam.roles.symbolic.evidence import Transition, motions
+from dreamteam.roles.symbolic.frames import Array
+
+Test = Callable[[Array, Sequence[str]], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class SubGoal:
+    """A named sub-goal with its priority (lower first) and its test on (grid, events)."""
+
+    name: str
+    description: str
+    priority: int
+    test: Test = field(compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What the transitions say about movers: who moves, what they entered, where they stood."""
+
+    movers: frozenset[int]
+    shifts: tuple[tuple[str, int, int, int], ...]
+    entered: frozenset[int]
+    level_up_entered: frozenset[int]
+    visited: frozenset[frozenset[tuple[int, int]]]
+
+
+def _entered(t: Transition, colour: int, shift: tuple[int, int]) -> set[int]:
+    ys, xs = np.nonzero(t.before.grid == colour)
+    own = set(zip(xs.tolist(), ys.tolist(), strict=True))
+    rows, cols = t.before.grid.shape
+    out = set()
+    for x, y in own:
+        tx, ty = x + shift[0], y + shift[1]
+        if (tx, ty) not in own and 0 <= tx < cols and 0 <= ty < rows:
+            out.add(int(t.before.grid[ty, tx]))
+    return out
+
+
+def _positions(grid: Array, movers: frozenset[int]) -> frozenset[tuple[int, int]]:
+    ys, xs = np.nonzero(np.isin(grid, list(movers)))
+    return frozenset(zip(xs.tolist(), ys.tolist(), strict=True))
+
+
+def gather(transitions: Sequence[Transition]) -> Evidence:
+    """Movers, colours entered, colours entered before level-ups, and positions stood on."""
+    shifts: dict[tuple[str, int], tuple[int, int]] = {}
+    entered: set[int] = set()
+    for t in transitions:
+        if not t.local:
+            continue
+        for colour, m in motions(t).items():
+            if m.kind == "moved":
+                shifts[(t.label, colour)] = (m.dx, m.dy)
+                entered |= _entered(t, colour, (m.dx, m.dy))
+    movers = frozenset(c for _, c in shifts)
+    before_up = set()
+    for t in transitions:
+        if t.level_up:
+            for (label, colour), shift in shifts.items():
+                if label == t.label:
+                    before_up |= _entered(t, colour, shift)
+    visited = {_positions(f.grid, movers) for t in transitions for f in (t.before, t.after)} if movers else set()
+    moves = tuple(sorted((label, colour, d[0], d[1]) for (label, colour), d in shifts.items()))
+    return Evidence(movers, moves, frozenset(entered - movers), frozenset(before_up - movers), frozenset(visited))
+
+
+def _enters(start: Array, colour: int, movers: frozenset[int]) -> Test:
+    was = start == colour
+
+    def test(grid: Array, events: Sequence[str]) -> bool:
+        return grid.shape == start.shape and bool((was & np.isin(grid, list(movers))).any())
+
+    return test
+
+
+def _new_position(evidence: Evidence, start: Array) -> Test:
+    def test(grid: Array, events: Sequence[str]) -> bool:
+        return grid.shape == start.shape and _positions(grid, evidence.movers) not in evidence.visited
+
+    return test
+
+
+def derive(evidence: Evidence, start: Array) -> list[SubGoal]:
+    """The sub-goals worth searching for from this grid, most important first."""
+    goals = [SubGoal("level_up", "a rollout predicts the level is completed", 0,
+                     lambda grid, events: "level_up" in events)]
+    if not evidence.movers:
+        return goals
+    background = int(np.bincount(start.ravel().astype(np.intp) & 15).argmax())
+    present = {int(c) for c in np.unique(start)} - set(evidence.movers) - {background}
+    for colour in sorted(present & evidence.level_up_entered):
+        goals.append(SubGoal(f"repeat-level-up:colour{colour}",
+                             f"enter colour {colour}, as a mover did right before a level-up", 1,
+                             _enters(start, colour, evidence.movers)))
+    for colour in sorted(present - evidence.entered - evidence.level_up_entered):
+        goals.append(SubGoal(f"enter:colour{colour}", f"make a mover enter colour {colour} (never touched yet)",
+                             3, _enters(start, colour, evidence.movers)))
+    goals.append(SubGoal("frontier", "bring a mover to a position it has never occupied", 4,
+                         _new_position(evidence, start)))
+    return goals

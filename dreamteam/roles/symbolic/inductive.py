@@ -1,0 +1,143 @@
+"""The symbolic Inductive Explorer: derives sub-goals from evidence and searches predicted rollouts.
+
+Request context (task "propose", surface = current strategy.py):
+    frame, transitions, level_ups, dynamics (dynamics.py source), observable (observable.py source),
+    available_actions (ids or names), budget_left (int), feedback (text)
+Reply: {"patch": strategy.py or null, "tactics": [{"name", "sub_goal", "actions", "expected"}], "notes"}.
+
+Rollouts run the team's own dynamics.py (and observable.py), loaded in-process in plain Python (see
+`artifacts.py` and `rollout.py`); this role has no world model of its own. Breadth-first search with a
+node budget and a time limit finds the shortest predicted plan for each sub-goal (`goals.py`); when clicks
+are available a planner also tries to make a clickable canvas match a same-size target panel.
+When the frame is one the previous top tactic predicted, its remaining actions are returned without a
+new search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from dreamteam.protocols import RoleRequest
+from dreamteam.roles.symbolic.artifacts import ArtifactCache
+from dreamteam.roles.symbolic.base import list_of, text_of
+from dreamteam.roles.symbolic.evidence import decode_transitions
+from dreamteam.roles.symbolic.frames import DisplayCache
+from dreamteam.roles.symbolic.goals import derive, gather
+from dreamteam.roles.symbolic.rollout import Action, Rollout, rollout_for
+from dreamteam.roles.symbolic.search import SearchLimits, breadth_first, canvas_plan, click_action, click_candidates
+from dreamteam.roles.symbolic.strategy_source import strategy_source
+from dreamteam.types import ACTION_NAMES
+
+MAX_TACTICS = 5
+MAX_CLICKS_IN_SEARCH = 8
+
+
+def simple_actions(available: Sequence[Any]) -> list[str]:
+    """Names of the available non-click, non-RESET actions."""
+    names = []
+    for item in available:
+        name = ACTION_NAMES[item] if isinstance(item, int) and 0 <= item < len(ACTION_NAMES) else str(item).upper()
+        if name in ACTION_NAMES and name not in ("RESET", "ACTION6") and name not in names:
+            names.append(name)
+    return names
+
+
+def clicks_available(available: Sequence[Any]) -> bool:
+    """Whether ACTION6 is among the available actions."""
+    return any(item == 6 or str(item).upper() == "ACTION6" for item in available)
+
+
+@dataclass(frozen=True, slots=True)
+class _Continuation:
+    """The previous top tactic with the state keys its steps were predicted to reach."""
+
+    source_key: int
+    tactic: dict[str, Any]
+    keys: tuple[Any, ...]
+
+
+def tactic(name: str, goal: str, plan: Sequence[Action], expected: str) -> dict[str, Any]:
+    """A tactic in the reply schema's shape."""
+    return {"name": name, "sub_goal": goal, "actions": [dict(a) for a in plan], "expected": expected}
+
+
+class InductiveAnswerer:
+    """Sub-goals from evidence, tactics from search over the team's predicted rollouts."""
+
+    def __init__(self, limits: SearchLimits | None = None) -> None:
+        self.limits = limits or SearchLimits()
+        self.artifacts = ArtifactCache()
+        self.displays = DisplayCache(size=256)
+        self.previous: _Continuation | None = None
+
+    def answer(self, request: RoleRequest) -> dict[str, Any]:
+        """Reply content for one "propose" request."""
+        ctx = request.context
+        dynamics, observable = text_of(ctx, "dynamics"), text_of(ctx, "observable")
+        rollout = rollout_for(dynamics, observable, self.artifacts)
+        if rollout is None or "frame" not in ctx:
+            return {"patch": None, "tactics": [], "notes": "no dynamics that can be rolled out yet"}
+        start = rollout.start(self.displays.get(ctx["frame"]))
+        source_key = hash((dynamics, observable))
+        continued = self._continue(rollout, start, source_key)
+        if continued is not None:
+            return {"patch": None, "tactics": [continued], "notes": "following the previous plan: on prediction"}
+        return self._search(request, ctx, rollout, start, source_key)
+
+    def _continue(self, rollout: Rollout, start: Any, source_key: int) -> dict[str, Any] | None:
+        prev = self.previous
+        if prev is None or prev.source_key != source_key:
+            return None
+        key = rollout.key(start)
+        if key not in prev.keys[:-1]:
+            return None
+        done = prev.keys.index(key) + 1
+        rest = prev.tactic["actions"][done:]
+        return {**prev.tactic, "actions": rest} if rest else None
+
+    def _search(self, request: RoleRequest, ctx: Mapping[str, Any], rollout: Rollout, start: Any,
+                source_key: int) -> dict[str, Any]:
+        available = list_of(ctx, "available_actions")
+        raw = list_of(ctx, "transitions")[-60:] + list_of(ctx, "level_ups")
+        transitions = decode_transitions(raw, [list(rollout.geometry)], self.displays)
+        evidence = gather(transitions)
+        grid = rollout.grid(start)
+        goals = derive(evidence, grid)
+        actions: list[Action] = [{"action": name} for name in simple_actions(available)]
+        if clicks_available(available):
+            actions += [click_action(rollout, *cell) for cell, _ in click_candidates(rollout, start)
+                        [:MAX_CLICKS_IN_SEARCH]]
+        budget = ctx.get("budget_left")
+        depth = min(self.limits.depth, int(budget)) if isinstance(budget, int) and budget > 0 else self.limits.depth
+        limits = SearchLimits(self.limits.nodes, depth, self.limits.seconds)
+        found, expanded = breadth_first(rollout, start, actions, goals, limits)
+        tactics = [tactic(g.name, g.name, found[g.name], g.description) for g in goals if g.name in found]
+        if clicks_available(available):
+            canvas = canvas_plan(rollout, start)
+            if canvas is not None:
+                plan, box, target = canvas
+                tactics.insert(0 if not tactics or tactics[0]["name"] != "level_up" else 1, tactic(
+                    "match-target", "make the clickable canvas equal the target panel", plan,
+                    f"canvas {list(box)} shows the pattern of panel {list(target)}"))
+        tactics = tactics[:MAX_TACTICS]
+        self._remember(rollout, start, source_key, tactics)
+        source = strategy_source(evidence, goals)
+        notes = (f"{len(goals)} sub-goals, {len(found)} reached in {expanded} predicted steps; "
+                 f"movers {sorted(evidence.movers)}")
+        return {"patch": None if source == request.surface else source, "tactics": tactics, "notes": notes}
+
+    def _remember(self, rollout: Rollout, start: Any, source_key: int, tactics: Sequence[dict[str, Any]]) -> None:
+        """Record the states the top tactic passes through, to continue it without searching."""
+        self.previous = None
+        if not tactics:
+            return
+        keys, state = [], start
+        for action in tactics[0]["actions"]:
+            result = rollout.step(state, action)
+            if result is None:
+                return
+            state = result[0]
+            keys.append(rollout.key(state))
+        self.previous = _Continuation(source_key, dict(tactics[0]), tuple(keys))

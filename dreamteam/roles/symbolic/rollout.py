@@ -1,0 +1,115 @@
+"""Roll the team's own world model forward, for search.
+
+Two adapters over the artifacts the inductive explorer receives as source text (loaded in-process, see
+`artifacts.py`):
+- `LogicalRollout` for dynamics written by the symbolic simulator: it calls their `dyn_step` directly on
+  the logical grid (no parse/render per step), which is what makes hundreds of rollout steps cheap.
+- `GenericRollout` for any other dynamics: z = parse(frame), then predict(z, history(z, h, a), a), with
+  states compared by their rendered frame (the display grid is the "logical" grid, scale 1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from typing import Any, Protocol
+
+import numpy as np
+
+from dreamteam.roles.symbolic.artifacts import ArtifactCache, ArtifactLoadError
+from dreamteam.roles.symbolic.frames import Array
+
+Action = dict[str, Any]
+
+
+class Rollout(Protocol):
+    """A world model that can be stepped from a frame."""
+
+    geometry: tuple[int, int, int]
+
+    def start(self, frame: Array) -> Any:
+        """The model's state for a display frame (None when it cannot represent it)."""
+
+    def step(self, state: Any, action: Action) -> tuple[Any, list[str]] | None:
+        """The predicted next state and events, or None when the model cannot predict it."""
+
+    def key(self, state: Any) -> Hashable:
+        """A hashable identity of a state (for duplicate detection)."""
+
+    def grid(self, state: Any) -> Array:
+        """The state's grid (logical cells for symbolic dynamics, display pixels otherwise)."""
+
+
+class LogicalRollout:
+    """Steps a symbolic dynamics module's `dyn_step` on logical grids."""
+
+    def __init__(self, namespace: Mapping[str, Any]) -> None:
+        self.ns = namespace
+        self.geometry: tuple[int, int, int] = (1, 0, 0)
+
+    def start(self, frame: Array) -> Any:
+        """Decide the geometry with the module's own hints and downsample."""
+        rows = frame.tolist()
+        geometry = self.ns["dyn_geometry"](rows, self.ns["dyn_SCALE_HINTS"])
+        self.geometry = (int(geometry[0]), int(geometry[1]), int(geometry[2]))
+        return tuple(tuple(row) for row in self.ns["dyn_downsample"](rows, geometry))
+
+    def step(self, state: Any, action: Action) -> tuple[Any, list[str]] | None:
+        """One `dyn_step`; a whole-scene replacement counts as unpredictable."""
+        result = self.ns["dyn_step"]([list(row) for row in state], {}, dict(action), list(self.geometry))
+        if "grid" not in result:
+            return None
+        return tuple(tuple(row) for row in result["grid"]), list(result.get("events", []))
+
+    def key(self, state: Any) -> Hashable:
+        """The grid itself (tuples hash)."""
+        return state
+
+    def grid(self, state: Any) -> Array:
+        """The logical grid as an array."""
+        return np.asarray(state, dtype=np.int8)
+
+
+class GenericRollout:
+    """Steps predict/history with the observable's parse/render (any artifact format)."""
+
+    def __init__(self, dynamics: Mapping[str, Any], observable: Mapping[str, Any]) -> None:
+        self.dyn = dynamics
+        self.obs = observable
+        self.geometry = (1, 0, 0)
+
+    def start(self, frame: Array) -> Any:
+        """z = parse(frame) with an empty history."""
+        return (self.obs["parse"](frame.tolist()), {})
+
+    def step(self, state: Any, action: Action) -> tuple[Any, list[str]] | None:
+        """predict(z, history(z, h, a), a)."""
+        z, h = state
+        history = self.dyn.get("history")
+        h1 = history(z, h, dict(action)) if callable(history) else h
+        z1 = self.dyn["predict"](z, h1, dict(action))
+        events = z1.get("events", []) if isinstance(z1, dict) else []
+        return (z1, h1), [str(e) for e in events] if isinstance(events, list) else []
+
+    def key(self, state: Any) -> Hashable:
+        """The rendered frame as bytes."""
+        return self.grid(state).tobytes()
+
+    def grid(self, state: Any) -> Array:
+        """The rendered display frame."""
+        return np.asarray(self.obs["render"](state[0]), dtype=np.int8)
+
+
+def rollout_for(dynamics: str, observable: str, cache: ArtifactCache) -> LogicalRollout | GenericRollout | None:
+    """The fastest adapter the given sources allow (None when the dynamics cannot be loaded)."""
+    try:
+        dyn = cache.load(dynamics, "dynamics") if dynamics.strip() else None
+        if dyn is None or "predict" not in dyn and "dyn_step" not in dyn:
+            return None
+        if all(name in dyn for name in ("dyn_step", "dyn_geometry", "dyn_downsample", "dyn_SCALE_HINTS")):
+            return LogicalRollout(dyn)
+        obs = cache.load(observable, "observable") if observable.strip() else None
+    except ArtifactLoadError:
+        return None
+    if obs is None or "parse" not in obs or "render" not in obs:
+        return None
+    return GenericRollout(dyn, obs)

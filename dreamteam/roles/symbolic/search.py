@@ -1,0 +1,153 @@
+"""Search over predicted rollouts: breadth-first for the shortest plan to each sub-goal, and a
+click planner that makes a clickable canvas match a displayed target panel."""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from dreamteam.perception import label_runs
+from dreamteam.roles.symbolic.frames import Array
+from dreamteam.roles.symbolic.goals import SubGoal
+from dreamteam.roles.symbolic.rollout import Action, Rollout
+
+Box = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchLimits:
+    """Node budget, depth limit and wall-clock limit of one search."""
+
+    nodes: int = 1500
+    depth: int = 60
+    seconds: float = 0.25
+
+
+def breadth_first(rollout: Rollout, start: Any, actions: Sequence[Action], goals: Sequence[SubGoal],
+                  limits: SearchLimits) -> tuple[dict[str, list[Action]], int]:
+    """The shortest predicted plan to each reachable sub-goal, and how many steps were predicted."""
+    deadline = time.perf_counter() + limits.seconds
+    queue: deque[tuple[Any, list[Action]]] = deque([(start, [])])
+    seen = {rollout.key(start)}
+    found: dict[str, list[Action]] = {}
+    expanded = 0
+    while queue and expanded < limits.nodes and time.perf_counter() < deadline and len(found) < len(goals):
+        state, plan = queue.popleft()
+        if len(plan) >= limits.depth:
+            continue
+        for action in actions:
+            expanded += 1
+            result = rollout.step(state, action)
+            if result is None or "game_over" in result[1]:
+                continue
+            following, events = result
+            key = rollout.key(following)
+            if key in seen:
+                continue
+            seen.add(key)
+            route = [*plan, action]
+            grid = rollout.grid(following)
+            for goal in goals:
+                if goal.name not in found and goal.test(grid, events):
+                    found[goal.name] = route
+            if "level_up" not in events:
+                queue.append((following, route))
+    return found, expanded
+
+
+def click_action(rollout: Rollout, cx: int, cy: int) -> Action:
+    """A click on the centre of logical cell (cx, cy)."""
+    scale, ox, oy = rollout.geometry
+    return {"action": "ACTION6", "x": min(63, ox + cx * scale + scale // 2), "y": min(63, oy + cy * scale + scale // 2)}
+
+
+def click_candidates(rollout: Rollout, start: Any, limit: int = 24) -> list[tuple[tuple[int, int], Array]]:
+    """One cell per object whose click the model predicts changes it: (cell, cells of its object)."""
+    grid = rollout.grid(start)
+    labels, count = label_runs(grid)
+    out = []
+    for label in range(count):
+        ys, xs = np.nonzero(labels == label)
+        if len(xs) > grid.size // 4:
+            continue
+        cell = (int(xs[0]), int(ys[0]))
+        result = rollout.step(start, click_action(rollout, *cell))
+        if result is not None and rollout.grid(result[0])[cell[1], cell[0]] != grid[cell[1], cell[0]]:
+            out.append((cell, labels == label))
+        if len(out) >= limit:
+            break
+    return out
+
+
+def _box(mask: Array) -> Box:
+    ys, xs = np.nonzero(mask)
+    return int(xs.min()), int(ys.min()), int(xs.max()), int(ys.max())
+
+
+def find_target(grid: Array, canvas: Box, palette: set[int]) -> Box | None:
+    """A same-size panel, disjoint from the canvas, drawn only in palette colours and differing from it."""
+    x0, y0, x1, y1 = canvas
+    w, h = x1 - x0 + 1, y1 - y0 + 1
+    current = grid[y0 : y1 + 1, x0 : x1 + 1]
+    best: tuple[int, Box] | None = None
+    rows, cols = grid.shape
+    for ty in range(rows - h + 1):
+        for tx in range(cols - w + 1):
+            if tx + w > x0 and tx <= x1 and ty + h > y0 and ty <= y1:
+                continue
+            panel = grid[ty : ty + h, tx : tx + w]
+            if not set(np.unique(panel).tolist()) <= palette or np.array_equal(panel, current):
+                continue
+            distance = min(abs(ty - y0), abs(tx - x0)) * 1000 + abs(ty - y0) + abs(tx - x0)
+            if best is None or distance < best[0]:
+                best = (distance, (tx, ty, tx + w - 1, ty + h - 1))
+    return best[1] if best else None
+
+
+def match_plan(rollout: Rollout, start: Any, canvas: Box, target: Box, max_clicks: int = 8) -> list[Action] | None:
+    """Click each canvas cell until it shows the target's colour; the plan if the whole canvas then matches."""
+    state, plan = start, []
+    x0, y0, x1, y1 = canvas
+    goal = rollout.grid(start)[target[1] : target[3] + 1, target[0] : target[2] + 1]
+    for cy in range(y0, y1 + 1):
+        for cx in range(x0, x1 + 1):
+            want = goal[cy - y0, cx - x0]
+            for _ in range(max_clicks):
+                if rollout.grid(state)[cy, cx] == want:
+                    break
+                result = rollout.step(state, click_action(rollout, cx, cy))
+                if result is None:
+                    return None
+                state = result[0]
+                plan.append(click_action(rollout, cx, cy))
+    final = rollout.grid(state)[y0 : y1 + 1, x0 : x1 + 1]
+    return plan if plan and np.array_equal(final, goal) else None
+
+
+def canvas_plan(rollout: Rollout, start: Any) -> tuple[list[Action], Box, Box] | None:
+    """(plan, canvas box, target box) when the model shows a clickable canvas and a panel to copy."""
+    candidates = click_candidates(rollout, start)
+    if not candidates:
+        return None
+    mask = np.logical_or.reduce([m for _, m in candidates])
+    canvas = _box(mask)
+    grid = rollout.grid(start)
+    palette = {int(c) for c in np.unique(grid[mask])}
+    for cell, _ in candidates:
+        state = start
+        for _ in range(8):
+            result = rollout.step(state, click_action(rollout, *cell))
+            if result is None:
+                break
+            state = result[0]
+            palette.add(int(rollout.grid(state)[cell[1], cell[0]]))
+    target = find_target(grid, canvas, palette)
+    if target is None:
+        return None
+    plan = match_plan(rollout, start, canvas, target)
+    return (plan, canvas, target) if plan else None
