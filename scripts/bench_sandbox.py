@@ -28,7 +28,7 @@ def replay_rate(sandbox: Sandbox, transitions: list[dict[str, Any]], repeats: in
     rates, worker_rates = [], []
     for i in range(repeats):
         if not warm:
-            sandbox._verdicts = type(sandbox._verdicts)()  # noqa: SLF001 - a cold cache for every repeat
+            sandbox.forget_verdicts()
         elif i == 0:
             sandbox.replay(demo.DYNAMICS, demo.DYNAMICS_STATIC, transitions, companions=COMPANIONS)
         report = sandbox.replay(demo.DYNAMICS, demo.DYNAMICS_NO_WALLS, transitions, companions=COMPANIONS)

@@ -10,6 +10,7 @@ from typing import Any
 
 import jinja2
 
+from dreamteam.backends.context import compact_context
 from dreamteam.protocols import RoleRequest
 
 PROMPTS_DIR = Path(__file__).parent / "prompts"
@@ -54,7 +55,7 @@ class PromptRenderer:
             "role": request.role,
             "task": request.task,
             "surface": request.surface,
-            "context": dict(request.context),
+            "context": compact_context(request.context),
             "schema": dict(request.schema),
         }
         system = self.env.get_template("system.j2").render(**variables)

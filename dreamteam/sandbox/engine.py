@@ -153,7 +153,7 @@ class Replay:
     def timed(self, side: Side, func: Callable[..., Any], *args: Any) -> Outcome:
         """Run `func` for one side, charging its time and recording a limit hit."""
         start = time.perf_counter()
-        outcome = self.runner.run(func, *args)
+        outcome = self.runner.run(func, *args, fresh_output=True)
         side.seconds += time.perf_counter() - start
         if outcome.limit:
             side.status = f"killed: {outcome.limit}"

@@ -119,10 +119,14 @@ class Runner:
             self._compiled[key] = compiled
         return compiled
 
-    def run(self, func: Callable[..., Any], *args: Any, seconds: float | None = None) -> Outcome:
-        """Call `func(*args)` under the deadline, mapping limit hits and exceptions to an Outcome."""
+    def run(self, func: Callable[..., Any], *args: Any, fresh_output: bool = False) -> Outcome:
+        """Call `func(*args)` under the deadline, mapping limit hits and exceptions to an Outcome.
+
+        `fresh_output` starts a new print budget (replays give every invocation its own)."""
         outcome: Outcome
-        self.deadline.arm(seconds if seconds is not None else self.limits.time_s)
+        if fresh_output:
+            self.sink.begin()
+        self.deadline.arm(self.limits.time_s)
         try:
             outcome = Outcome(value=func(*args))
         except LimitExceeded as exc:

@@ -91,8 +91,8 @@ class WorkerProcess:
             self.wait_ready(timeout=5.0)
         return self.ready
 
-    def send(self, payload: dict[str, Any]) -> str:
-        """Send one request; '' on success, else why the worker is gone."""
+    def send(self, payload: dict[str, Any] | str) -> str:
+        """Send one request (a JSON value, or JSON text); '' on success, else why the worker is gone."""
         self.wait_ready()
         assert self.proc.stdin is not None
         try:

@@ -4,6 +4,7 @@ into one request per worker (each distinct grid sent once), and merge the replie
 from __future__ import annotations
 
 import json
+import re
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ SURFACE_FILES: dict[str, str] = {"observation": "observable.py", "dynamics": "dy
 """The surfaces that can be replayed and their artifact files."""
 
 Wire = list[Any]
+_HEX_ROW = re.compile(r"[0-9a-fA-F]+")
 
 
 class VerdictCache:
@@ -54,7 +56,7 @@ class ReplayPlan:
     """What to send to each worker, and what is needed to assemble the report afterwards."""
 
     surface: str
-    requests: tuple[dict[str, Any], ...]
+    requests: tuple[str, ...]
     steps: tuple[int, ...]
     labels: tuple[str, ...]
     keys: tuple[int, ...]
@@ -65,7 +67,7 @@ def _grid_rows(transition: Mapping[str, Any], key: str, index: int) -> tuple[str
     rows = transition.get(key)
     if isinstance(rows, np.ndarray):
         return tuple(hex_rows(rows))
-    if not isinstance(rows, list | tuple) or not rows or not all(isinstance(r, str) for r in rows):
+    if not isinstance(rows, list | tuple) or not rows or set(map(type, rows)) != {str}:
         raise ValueError(f"transition {index}: '{key}' must be a list of hex strings")
     return tuple(rows)
 
@@ -117,15 +119,22 @@ def _artifacts(old_source: str | None, new_source: str, surface: str, companions
     return artifacts
 
 
-def _chunk_request(base: dict[str, Any], items: Sequence[_Checked], known: Sequence[bool]) -> dict[str, Any]:
+def _chunk_request(base: dict[str, Any], items: Sequence[_Checked], known: Sequence[bool]) -> str:
+    """The request as JSON text; the grids are spliced in as plain strings (JSON-encoding ~1 MB of hex
+    digits would cost more than the rest of a replay's parent-side work)."""
     grid_index: dict[tuple[str, ...], int] = {}
     packed = []
     for item, old_known in zip(items, known, strict=True):
         before = grid_index.setdefault(item.before, len(grid_index))
         after = grid_index.setdefault(item.after, len(grid_index))
         packed.append([item.step, before, after, item.action, item.history, int(old_known)])
-    grids = [[len(rows[0]), "".join(rows)] for rows in grid_index]
-    return {**base, "grids": grids, "transitions": packed}
+    for rows in grid_index:
+        if not all(map(_HEX_ROW.fullmatch, rows)):
+            raise ValueError("grid rows must hold only hex digits 0-9, a-f")
+    grids = ",".join(f'[{len(rows[0])},"{"".join(rows)}"]' for rows in grid_index)
+    head = json.dumps({**base, "transitions": packed})
+    return f'{head[:-1]}, "grids": [{grids}]}}'
+
 
 
 def plan_replay(

@@ -97,6 +97,10 @@ class Sandbox:
         """The pid of the current worker (None before the first request or after close)."""
         return self._active.pid if self._active is not None and self._active.alive() else None
 
+    def forget_verdicts(self) -> None:
+        """Drop the cached verdicts of old versions (the next replays evaluate both versions again)."""
+        self._verdicts = VerdictCache()
+
     def start(self, *, wait_for_spare: bool = False) -> int:
         """Make sure a worker is running and ready (and the spare too, if asked); return the worker's pid."""
         pid = self._worker().pid
@@ -189,7 +193,7 @@ class Sandbox:
                 self._verdicts.store(table, key, wire)
         return report
 
-    def _scatter(self, workers: list[WorkerProcess], requests: Sequence[dict[str, Any]]) -> list[Reply]:
+    def _scatter(self, workers: list[WorkerProcess], requests: Sequence[str]) -> list[Reply]:
         """Send one request to each worker, then collect the replies within the replay time limit."""
         limit = self.limits.replay_time_s
         deadline = time.monotonic() + limit

@@ -177,3 +177,10 @@ def test_an_artifact_replayed_against_itself_never_regresses(sandbox: Sandbox, v
     report = sandbox.replay(version, version, demo.transitions(subset[1], seed=subset[0]), companions=COMPANIONS)
     assert report.broken == 0 and report.fixed == 0
     assert decide(report).accepted
+
+
+def test_print_limits_are_charged_to_the_version_that_printed(sandbox: Sandbox, maze: list[dict[str, Any]]) -> None:
+    chatty = demo.DYNAMICS.replace('    out = dict(z)\n', '    print("x" * 100000)\n    out = dict(z)\n')
+    report = sandbox.replay(chatty, demo.DYNAMICS, maze[:6], companions=COMPANIONS)
+    assert report.old_status == "killed: output limit" and report.new_status == "ok"
+    assert report.fixed == 6 and decide(report).accepted

@@ -1,0 +1,142 @@
+"""The symbolic Transductive Explorer: proposes probes where the team knows least.
+
+Request context (task "propose", surface = probes.json):
+    frame, transitions, available_actions, tested ({action label: count}), wrong_regions (boxes
+    [x0, y0, x1, y1] in display pixels, or dicts with those keys / a "bbox"), feedback
+Reply: {"probes": [{"actions", "expected_effect", "target_hypothesis"}], "notes"}.
+
+Order: (1) available actions never tried; (2) one click per class of object (same colour and shape)
+never clicked; (3) actions whose outcomes in the window disagree (sometimes a change, sometimes not, or
+different changes); (4) a click or an action aimed at each region the model never predicted right.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from dreamteam.perception import label_runs
+from dreamteam.protocols import RoleRequest
+from dreamteam.roles.symbolic.base import list_of
+from dreamteam.roles.symbolic.evidence import Transition, decode_transitions, motions
+from dreamteam.roles.symbolic.frames import DisplayCache, LogicalFrame, logical, scale_hints
+from dreamteam.roles.symbolic.inductive import clicks_available, simple_actions
+
+MAX_PROBES = 12
+MAX_CLICK_PROBES = 6
+
+
+def probe(actions: Sequence[dict[str, Any]], effect: str, hypothesis: str) -> dict[str, Any]:
+    """A probe in the reply schema's shape."""
+    return {"actions": [dict(a) for a in actions], "expected_effect": effect, "target_hypothesis": hypothesis}
+
+
+def object_class(frame: LogicalFrame, cx: int, cy: int) -> tuple[int, bytes, tuple[int, ...]]:
+    """(colour, shape bytes, shape size) of the object under a logical cell."""
+    labels, _ = label_runs(frame.grid)
+    mask = labels == labels[cy, cx]
+    ys, xs = np.nonzero(mask)
+    crop = mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    return int(frame.grid[cy, cx]), crop.tobytes(), crop.shape
+
+
+def click_probes(frame: LogicalFrame, transitions: Sequence[Transition]) -> list[dict[str, Any]]:
+    """One click per object class never clicked, largest classes last (small objects are likelier buttons)."""
+    tried = set()
+    for t in transitions:
+        cell = t.click_cell()
+        if cell is not None:
+            tried.add(object_class(t.before, *cell))
+    labels, count = label_runs(frame.grid)
+    firsts: dict[tuple[int, bytes, tuple[int, ...]], tuple[int, int, int]] = {}
+    for label in range(count):
+        ys, xs = np.nonzero(labels == label)
+        cls = object_class(frame, int(xs[0]), int(ys[0]))
+        if cls not in tried and cls not in firsts:
+            firsts[cls] = (len(xs), int(xs[len(xs) // 2]), int(ys[len(ys) // 2]))
+    out = []
+    for cls, (size, cx, cy) in sorted(firsts.items(), key=lambda item: item[1][0])[:MAX_CLICK_PROBES]:
+        x, y = frame.to_display(cx, cy)
+        out.append(probe([{"action": "ACTION6", "x": min(x, 63), "y": min(y, 63)}],
+                         f"see whether clicking a colour-{cls[0]} object ({size} cells) changes anything",
+                         f"clicks on colour-{cls[0]} objects have an effect"))
+    return out
+
+
+def outcome(t: Transition) -> tuple[Any, ...]:
+    """A coarse signature of what a transition did: which colours moved by how much, or changed."""
+    if not t.local:
+        return ("scene",)
+    if not t.changed().any():
+        return ("none",)
+    return tuple(sorted((c, m.kind, m.dx, m.dy) for c, m in motions(t).items() if m.kind != "static"))
+
+
+def disagreeing(transitions: Sequence[Transition]) -> list[str]:
+    """Simple actions whose outcomes in the window differ from one another."""
+    seen: dict[str, set[tuple[Any, ...]]] = defaultdict(set)
+    for t in transitions:
+        if t.label not in ("ACTION6", "RESET"):
+            seen[t.label].add(outcome(t))
+    return sorted(label for label, outcomes in seen.items() if len(outcomes) > 1)
+
+
+def region_box(item: Any) -> tuple[int, int, int, int] | None:
+    """A wrong region as (x0, y0, x1, y1), from a list or a dict."""
+    if isinstance(item, Mapping):
+        item = item.get("bbox", [item.get(k) for k in ("x0", "y0", "x1", "y1")])
+    if isinstance(item, list | tuple) and len(item) == 4 and all(isinstance(v, int) for v in item):
+        return int(item[0]), int(item[1]), int(item[2]), int(item[3])
+    return None
+
+
+def region_probes(regions: Sequence[Any], clicks: bool, transitions: Sequence[Transition]) -> list[dict[str, Any]]:
+    """A click at the centre of each wrong region, or the action that last changed something there."""
+    out = []
+    for item in regions:
+        box = region_box(item)
+        if box is None:
+            continue
+        x0, y0, x1, y1 = box
+        if clicks:
+            action = {"action": "ACTION6", "x": max(0, min(63, (x0 + x1) // 2)), "y": max(0, min(63, (y0 + y1) // 2))}
+        else:
+            hits = [t for t in transitions if t.label not in ("RESET", "ACTION6")
+                    and (t.before.display[y0 : y1 + 1, x0 : x1 + 1] != t.after.display[y0 : y1 + 1, x0 : x1 + 1]).any()]
+            if not hits:
+                continue
+            action = {"action": hits[-1].label}
+        out.append(probe([action], f"observe the region {list(box)} again",
+                         f"the model's rule for region {list(box)} is wrong"))
+    return out
+
+
+class TransductiveAnswerer:
+    """Frontier probes: untested actions, unclicked object classes, ambiguous actions, wrong regions."""
+
+    def __init__(self) -> None:
+        self.displays = DisplayCache(size=256)
+
+    def answer(self, request: RoleRequest) -> dict[str, Any]:
+        """Reply content for one "propose" request."""
+        ctx = request.context
+        available = list_of(ctx, "available_actions")
+        tested = ctx.get("tested") if isinstance(ctx.get("tested"), Mapping) else {}
+        tried = {str(label).split("@")[0].upper() for label, n in tested.items() if n}
+        raw = list_of(ctx, "transitions")[-60:]
+        hints = scale_hints([self.displays.get(t["after"]) for t in raw[-20:] if "after" in t])
+        transitions = decode_transitions(raw, hints, self.displays)
+        tried |= {t.label for t in transitions}
+        probes = [probe([{"action": name}], f"first look at what {name} does",
+                        f"{name} has an effect") for name in simple_actions(available) if name not in tried]
+        if clicks_available(available) and "frame" in ctx:
+            probes += click_probes(logical(self.displays.get(ctx["frame"]), hints), transitions)
+        probes += [probe([{"action": name}], f"{name} again, where its outcome so far has varied",
+                         f"one rule explains every outcome of {name}") for name in disagreeing(transitions)]
+        probes += region_probes(list_of(ctx, "wrong_regions"), clicks_available(available), transitions)
+        untested = sum(1 for p in probes if p["target_hypothesis"].endswith("an effect"))
+        return {"probes": probes[:MAX_PROBES],
+                "notes": f"{len(probes)} probes ({untested} on untested actions or object classes)"}
