@@ -8,7 +8,8 @@ actions and the last prediction held, retrodict goes straight to predict (no rol
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from langgraph.graph import END, START, StateGraph
@@ -24,12 +25,15 @@ class RunContext:
     """Run dependencies reached by nodes through the runtime context, never through state."""
 
     logic: StepLogic
+    timings: dict[str, list[float]] = field(default_factory=dict)
+    """Seconds spent in each node, per call (for the team benchmark)."""
 
 
 def _node(name: str) -> Any:
     def run(state: StepState, runtime: Runtime[RunContext]) -> StepState:
-        method = getattr(runtime.context.logic, name)
-        result: StepState = method(state)
+        start = time.perf_counter()
+        result: StepState = getattr(runtime.context.logic, name)(state)
+        runtime.context.timings.setdefault(name, []).append(time.perf_counter() - start)
         return result
 
     run.__name__ = name

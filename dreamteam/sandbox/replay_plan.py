@@ -4,7 +4,6 @@ into one request per worker (each distinct grid sent once), and merge the replie
 from __future__ import annotations
 
 import json
-import re
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -19,7 +18,7 @@ SURFACE_FILES: dict[str, str] = {"observation": "observable.py", "dynamics": "dy
 """The surfaces that can be replayed and their artifact files."""
 
 Wire = list[Any]
-_HEX_ROW = re.compile(r"[0-9a-fA-F]+")
+_HEX_DIGITS = b"0123456789abcdefABCDEF"
 
 
 class VerdictCache:
@@ -128,10 +127,10 @@ def _chunk_request(base: dict[str, Any], items: Sequence[_Checked], known: Seque
         before = grid_index.setdefault(item.before, len(grid_index))
         after = grid_index.setdefault(item.after, len(grid_index))
         packed.append([item.step, before, after, item.action, item.history, int(old_known)])
-    for rows in grid_index:
-        if not all(map(_HEX_ROW.fullmatch, rows)):
-            raise ValueError("grid rows must hold only hex digits 0-9, a-f")
-    grids = ",".join(f'[{len(rows[0])},"{"".join(rows)}"]' for rows in grid_index)
+    texts = ["".join(rows) for rows in grid_index]
+    if any(text.encode("ascii", "replace").translate(None, _HEX_DIGITS) for text in texts):
+        raise ValueError("grid rows must hold only hex digits 0-9, a-f")
+    grids = ",".join(f'[{len(rows[0])},"{text}"]' for rows, text in zip(grid_index, texts, strict=True))
     head = json.dumps({**base, "transitions": packed})
     return f'{head[:-1]}, "grids": [{grids}]}}'
 

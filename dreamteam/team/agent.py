@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,8 @@ class TeamAgent:
     def __init__(self, seed: int = 0, run_dir: str | Path | None = None, backends: BackendConfig | None = None,
                  seed_workspace: str = "default", policy: str = "gate", checkpoint: bool = True) -> None:
         self.seed = seed
+        self.temporary = run_dir is None
+        """Without a run directory (e.g. in `dreamteam bench`) the team works in a temp dir removed at close."""
         self.run_dir = Path(run_dir) if run_dir else Path(tempfile.mkdtemp(prefix="dreamteam-run-"))
         self.backends = backends or load_backend_config("symbolic")
         self.seed_workspace = seed_workspace
@@ -59,6 +62,7 @@ class TeamAgent:
         self.logic: TeamLogic | None = None
         self.calls: CallLog | None = None
         self.resend: dict[str, Any] | None = None
+        self.node_timings: dict[str, list[float]] = {}
 
     def begin(self, info: GameInfo, budget: int) -> None:
         """Create the workspace from its seed, start the sandbox, build the role models and the graph."""
@@ -110,6 +114,7 @@ class TeamAgent:
         """Commit the last step's outcome and stop the sandbox."""
         if self.logic is None:
             return
+        self.node_timings = dict(self.graph.context.timings) if self.graph else {}
         try:
             if self.state.get("pending"):
                 self.logic.mem.obs = obs
@@ -122,6 +127,9 @@ class TeamAgent:
         if self.logic is not None:
             self.logic.world.close()
             self.logic.ws.close()
+            self.logic = None
+        if self.temporary:
+            shutil.rmtree(self.run_dir, ignore_errors=True)
 
     def totals(self) -> dict[str, Any]:
         """Model-call totals for run.json."""

@@ -114,7 +114,7 @@ def lib_click(grid: Any, cell: Any, colour_map: Any, unit: str, offsets: Any, re
     if region and not (region[0] <= cell[0] <= region[2] and region[1] <= cell[1] <= region[3]):
         return False
     origin = lib_component(grid, cell[0], cell[1])[0] if unit == "object" else cell
-    targets = []
+    targets: list[list[int]] = []
     for ox, oy in offsets:
         x, y = origin[0] + ox, origin[1] + oy
         if not lib_inside(grid, x, y):

@@ -145,7 +145,7 @@ def lib_components(grid: Any, background: int) -> list[dict[str, Any]]:
     height = len(grid)
     width = len(grid[0]) if height else 0
     seen = [[False] * width for y in range(height)]
-    objects = []
+    objects: list[dict[str, Any]] = []
     for y in range(height):
         for x in range(width):
             if seen[y][x] or grid[y][x] == background:

@@ -9,7 +9,7 @@ from dreamteam.roles.symbolic.evidence import Transition
 from dreamteam.roles.symbolic.model import ClickRule, Hypothesis, MoveRule, TickRule, WorldRules
 
 
-def _colours(values: Sequence[int]) -> str:
+def _colours(values: Sequence[int | str]) -> str:
     return ", ".join(str(v) for v in values)
 
 

@@ -63,6 +63,12 @@ class _Renamer(ast.NodeTransformer):
         node.id = self.rename(node.id)
         return node
 
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.stmt | None:
+        if node.value is None:
+            return None
+        assign = ast.Assign(targets=[node.target], value=node.value)
+        return self.visit(ast.copy_location(assign, node))  # type: ignore[no-any-return]
+
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
         node.name = self.rename(node.name)
         node.returns = None

@@ -26,7 +26,13 @@ from dreamteam.roles.symbolic.evidence import decode_transitions
 from dreamteam.roles.symbolic.frames import DisplayCache
 from dreamteam.roles.symbolic.goals import derive, gather
 from dreamteam.roles.symbolic.rollout import Action, Rollout, rollout_for
-from dreamteam.roles.symbolic.search import SearchLimits, breadth_first, canvas_plan, click_action, click_candidates
+from dreamteam.roles.symbolic.search import (
+    SearchLimits,
+    breadth_first,
+    canvas_plan,
+    click_action,
+    click_candidates,
+)
 from dreamteam.roles.symbolic.strategy_source import strategy_source
 from dreamteam.types import ACTION_NAMES
 

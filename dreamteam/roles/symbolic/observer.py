@@ -26,8 +26,8 @@ from dreamteam.perception import detect_hud
 from dreamteam.protocols import RoleRequest
 from dreamteam.roles.symbolic.artifacts import assigned_literal
 from dreamteam.roles.symbolic.base import list_of, text_of
-from dreamteam.roles.symbolic.evidence import motions
 from dreamteam.roles.symbolic.evidence import Transition as Pair
+from dreamteam.roles.symbolic.evidence import motions
 from dreamteam.roles.symbolic.frames import Array, DisplayCache, logical, scale_hints
 from dreamteam.roles.symbolic.obs_source import entity_types, observable_source
 

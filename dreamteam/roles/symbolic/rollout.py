@@ -62,7 +62,8 @@ class LogicalRollout:
 
     def key(self, state: Any) -> Hashable:
         """The grid itself (tuples hash)."""
-        return state
+        key: Hashable = state
+        return key
 
     def grid(self, state: Any) -> Array:
         """The logical grid as an array."""

@@ -124,8 +124,9 @@ class TransductiveAnswerer:
         """Reply content for one "propose" request."""
         ctx = request.context
         available = list_of(ctx, "available_actions")
-        tested = ctx.get("tested") if isinstance(ctx.get("tested"), Mapping) else {}
-        tried = {str(label).split("@")[0].upper() for label, n in tested.items() if n}
+        tested = ctx.get("tested")
+        tried = {str(label).split("@")[0].upper() for label, n in tested.items() if n} \
+            if isinstance(tested, Mapping) else set()
         raw = list_of(ctx, "transitions")[-60:]
         hints = scale_hints([self.displays.get(t["after"]) for t in raw[-20:] if "after" in t])
         transitions = decode_transitions(raw, hints, self.displays)

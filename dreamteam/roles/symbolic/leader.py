@@ -1,0 +1,91 @@
+"""The symbolic Team Leader: a gate on measured prediction accuracy between tactics and probes.
+
+Request context (task "decide", surface = leader.json):
+    tactics, probes (as proposed this step), critique ({"flags", "feedback"}), prediction_accuracy
+    (recent window, 0..1), budget_left, fatal_actions (labels or action dicts predicted to lose)
+Reply: {"goal", "plan", "source", "confidence", "reason"}.
+
+Rules: plans with a predicted-fatal action or a RESET are dropped (the harness resets after a loss).
+While accuracy is at least `trust` (0.8) the first tactic is followed (GOAL for level-completing
+sub-goals, DISCOVER for exploration); under a flagged loop the leader switches to the next tactic or a
+probe. Below the gate it runs the first probe (DISCOVER for an untested action, VALIDATE otherwise), or
+validates the first step of the best tactic when there is no probe.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from dreamteam.protocols import RoleRequest
+from dreamteam.roles.symbolic.base import list_of
+from dreamteam.roles.symbolic.critic import label
+
+TRUST = 0.8
+GOAL_TACTICS = ("level_up", "repeat-level-up", "match-target")
+
+
+def _fatal(ctx: Mapping[str, Any]) -> set[str]:
+    return {label(a) for a in list_of(ctx, "fatal_actions")}
+
+
+def _usable(items: Sequence[Any], fatal: set[str], budget: int | None) -> list[Mapping[str, Any]]:
+    """Proposals whose plan is non-empty, has no fatal action or RESET, and fits the budget."""
+    out: list[Mapping[str, Any]] = []
+    for item in items:
+        actions = item.get("actions") if isinstance(item, Mapping) else None
+        if not actions:
+            continue
+        names = [label(a) for a in actions]
+        if any(n in fatal or n == "RESET" or n.split("@")[0] in fatal for n in names):
+            continue
+        out.append({**item, "actions": list(actions)[:budget] if budget else list(actions)})
+    return out
+
+
+def _looping(ctx: Mapping[str, Any]) -> bool:
+    critique = ctx.get("critique")
+    flags = list_of(critique, "flags") if isinstance(critique, Mapping) else []
+    return any("loop" in str(f) for f in flags[-3:])
+
+
+def decision(goal: str, plan: Sequence[Any], source: str, confidence: float, reason: str) -> dict[str, Any]:
+    """A reply in the schema's shape."""
+    return {"goal": goal, "plan": [dict(a) for a in plan], "source": source,
+            "confidence": round(max(0.0, min(1.0, confidence)), 3), "reason": reason}
+
+
+class LeaderAnswerer:
+    """Trusts rollouts only while measured accuracy is high; otherwise probes."""
+
+    def __init__(self, trust: float = TRUST) -> None:
+        self.trust = trust
+
+    def answer(self, request: RoleRequest) -> dict[str, Any]:
+        """Reply content for one "decide" request."""
+        ctx = request.context
+        budget = ctx.get("budget_left") if isinstance(ctx.get("budget_left"), int) else None
+        fatal = _fatal(ctx)
+        tactics = _usable(list_of(ctx, "tactics"), fatal, budget)
+        probes = _usable(list_of(ctx, "probes"), fatal, budget)
+        accuracy = float(ctx.get("prediction_accuracy") or 0.0)
+        looping = _looping(ctx)
+        if looping and len(tactics) > 1:
+            tactics = tactics[1:]
+        if accuracy >= self.trust and tactics and not (looping and probes):
+            best = tactics[0]
+            name = str(best.get("name", "tactic"))
+            goal = "GOAL" if name.startswith(GOAL_TACTICS) else "DISCOVER"
+            return decision(goal, best["actions"], name, accuracy,
+                            f"prediction accuracy {accuracy:.2f} >= {self.trust}: follow tactic {name!r}")
+        if probes:
+            best = probes[0]
+            goal = "DISCOVER" if str(best.get("target_hypothesis", "")).endswith("an effect") else "VALIDATE"
+            why = "a loop was flagged" if looping else f"prediction accuracy {accuracy:.2f} < {self.trust}"
+            return decision(goal, best["actions"], "probe", 1.0 - accuracy,
+                            f"{why}: probe '{best.get('target_hypothesis', '')}'")
+        if tactics:
+            best = tactics[0]
+            return decision("VALIDATE", best["actions"][:1], str(best.get("name", "tactic")), accuracy,
+                            f"no probe and accuracy {accuracy:.2f}: test the first step of the best tactic")
+        return decision("DISCOVER", [], "leader", 0.0, "nothing usable was proposed")

@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Benchmark the team: per-step harness overhead with the symbolic backend, split by graph node.
+
+Usage: .venv/bin/python scripts/bench_team.py [--budget 150] [--games maze,push] [--out bench-results/team.json]
+Overhead per step = time in the team's act() (graph, role models, sandbox, workspace commit) per action;
+the game's own env.step time is excluded. Levels are reported too. Compare agents on the whole benchmark with
+`dreamteam bench --agent team|explorer|random` (see docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from dreamteam.env.catalog import Catalog, env_dirs_from  # noqa: E402
+from dreamteam.env.session import Arena  # noqa: E402
+from dreamteam.runner import play  # noqa: E402
+from dreamteam.team.agent import TeamAgent  # noqa: E402
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+
+def bench_game(arena: Arena, game_id: str, budget: int) -> dict[str, Any]:
+    """Play one game with the symbolic team and return per-step and per-node timings (ms)."""
+    agent = TeamAgent(seed=0)
+    session = arena.open(game_id, arena.new_scorecard())
+    per_step: list[float] = []
+    original = agent.act
+
+    def timed_act(obs: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return original(obs)
+        finally:
+            per_step.append((time.perf_counter() - start) * 1000)
+
+    agent.act = timed_act  # type: ignore[method-assign]
+    result = play(session, agent, budget)
+    nodes = {name: {"calls": len(v), "median_ms": 1000 * statistics.median(v), "p95_ms": 1000 * _pct(v, 0.95)}
+             for name, v in agent.node_timings.items()}
+    return {"actions": result.actions, "levels_completed": result.levels_completed,
+            "levels_total": result.levels_total, "step_median_ms": statistics.median(per_step or [0.0]),
+            "step_p95_ms": _pct(per_step, 0.95), "env_step_median_ms": statistics.median(session.timing.per_step_ms or [0.0]),
+            "nodes": nodes}
+
+
+def main() -> int:
+    """Run the benchmark, print and write the numbers."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--budget", type=int, default=150)
+    parser.add_argument("--games", default="", help="comma-separated game ids (default: all bundled)")
+    parser.add_argument("--out", default="bench-results/team.json")
+    args = parser.parse_args()
+    catalog = Catalog.scan(env_dirs_from([]))
+    arena = Arena(catalog)
+    games = [g.strip() for g in args.games.split(",") if g.strip()] or [i.game_id for i in catalog.infos]
+    rows = {g: bench_game(arena, catalog.resolve(g).game_id, args.budget) for g in games}
+    all_steps = [r["step_median_ms"] for r in rows.values()]
+    out = {"budget": args.budget, "games": rows, "median_of_game_medians_ms": statistics.median(all_steps)}
+    print(f"{'game':10} {'levels':>7} {'median ms':>10} {'p95 ms':>8}  slowest nodes (median ms)")
+    for g, r in rows.items():
+        slow = sorted(r["nodes"].items(), key=lambda kv: -kv[1]["median_ms"])[:3]
+        nodes = ", ".join(f"{n} {v['median_ms']:.1f}" for n, v in slow)
+        print(f"{g:10} {r['levels_completed']:>3}/{r['levels_total']:<3} {r['step_median_ms']:10.2f} "
+              f"{r['step_p95_ms']:8.2f}  {nodes}")
+    print(f"median per-step overhead over games: {out['median_of_game_medians_ms']:.2f} ms")
+    path = Path(args.out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(out, indent=2) + "\n")
+    print(f"written to {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
