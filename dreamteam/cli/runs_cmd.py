@@ -65,8 +65,8 @@ def cmd_runs(args: argparse.Namespace) -> int:
 
 
 def wide_console() -> Console:
-    """The terminal, or 200 columns when stdout is not one (so piped tables keep one line per run)."""
-    return Console() if sys.stdout.isatty() else Console(width=200)
+    """The terminal, or a very wide console when stdout is not one (so piped tables keep one line per run)."""
+    return Console() if sys.stdout.isatty() else Console(width=1000)
 
 
 def find_run_dirs(root: Path, depth: int = 2) -> list[Path]:

@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from dreamteam.sandbox.components import connected_components
+
 _HEX_TO_VALUE = bytes.maketrans(b"0123456789abcdefABCDEF", bytes(range(16)) + bytes(range(10, 16)))
 _VALID_VALUES = bytes(range(16))
 MAX_SIDE = 1024
@@ -248,6 +250,14 @@ def replace(g: Any, old: int, new: int) -> Canvas:
     return _canvas(arr)
 
 
+def components(g: Any, background: int = 0, diagonal: bool = False) -> list[dict[str, Any]]:
+    """Connected same-colour objects (4-connected, or 8 with diagonal=True), background excluded.
+
+    Each is {"color", "size", "bbox": (x0, y0, x1, y1), "cells": [(x, y), ...]}, ordered by bbox top-left.
+    """
+    return connected_components(as_array(g), background, diagonal)
+
+
 def _canvas_rows(canvas: Any) -> list[Any]:
     if type(canvas) is not list or (canvas and not set(map(type, canvas)) <= {list, bytearray}):
         raise TypeError("a canvas must be a list of bytearray or list rows (frames are read-only: use grid.copy(frame))")
@@ -280,62 +290,3 @@ def fill_rect(canvas: Any, x0: int, y0: int, x1: int, y1: int, color: int) -> An
         if lo < hi:
             row[lo:hi] = bytes((color,)) * (hi - lo) if type(row) is bytearray else [color] * (hi - lo)
     return rows
-
-
-def _runs(arr: npt.NDArray[Any]) -> tuple[list[int], list[int], list[int], list[int]]:
-    """Horizontal runs of equal colour: parallel lists of row, start x, end x (exclusive), colour."""
-    height, width = arr.shape
-    starts = np.ones((height, width), dtype=bool)
-    starts[:, 1:] = arr[:, 1:] != arr[:, :-1]
-    ys, xs = np.nonzero(starts)
-    flat = ys * width + xs
-    ends_flat = np.append(flat[1:], height * width)
-    row_end = (ys + 1) * width
-    ends = np.minimum(ends_flat, row_end) - ys * width
-    return ys.tolist(), xs.tolist(), ends.tolist(), arr[ys, xs].tolist()
-
-
-def components(g: Any, background: int = 0, diagonal: bool = False) -> list[dict[str, Any]]:
-    """Connected same-colour objects (4-connected, or 8 with diagonal=True), background excluded.
-
-    Each is {"color", "size", "bbox": (x0, y0, x1, y1), "cells": [(x, y), ...]}, ordered by bbox top-left.
-    """
-    ys, xs, ends, cols = _runs(as_array(g))
-    parent = list(range(len(ys)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    reach = 1 if diagonal else 0
-    prev_lo = prev_hi = row_start = 0
-    for i, y in enumerate(ys):
-        if i == 0 or y != ys[i - 1]:
-            # every row starts a run, so the runs of row y-1 are exactly row_start..i-1
-            prev_lo, prev_hi, row_start = (row_start, i, i) if i else (0, 0, 0)
-        if cols[i] == background:
-            continue
-        for j in range(prev_lo, prev_hi):
-            if cols[j] == cols[i] and xs[j] < ends[i] + reach and xs[i] < ends[j] + reach:
-                parent[root(i)] = root(j)
-    return _collect_components(ys, xs, ends, cols, background, root)
-
-
-def _collect_components(
-    ys: list[int], xs: list[int], ends: list[int], cols: list[int], background: int, root: Any
-) -> list[dict[str, Any]]:
-    groups: dict[int, list[int]] = {}
-    for i, colour in enumerate(cols):
-        if colour != background:
-            groups.setdefault(root(i), []).append(i)
-    found: list[dict[str, Any]] = []
-    for members in groups.values():
-        found_cells = sorted((x, ys[i]) for i in members for x in range(xs[i], ends[i]))
-        x_values = [x for x, _ in found_cells]
-        y_values = [y for _, y in found_cells]
-        box = (min(x_values), min(y_values), max(x_values), max(y_values))
-        found.append({"color": cols[members[0]], "size": len(found_cells), "bbox": box, "cells": found_cells})
-    found.sort(key=lambda c: (c["bbox"][1], c["bbox"][0], c["color"]))
-    return found

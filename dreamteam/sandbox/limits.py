@@ -17,7 +17,7 @@ def timeout_reason(seconds: float) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """Per-call limits for artifact code (defaults in brackets are the project's policy)."""
+    """Limits for artifact code; the defaults are the project's policy (see docs/sandbox.md)."""
 
     time_s: float = 2.0
     """Wall-clock limit of one call, and of one artifact's work on one transition during a replay."""

@@ -83,11 +83,8 @@ class _Checked:
     after: tuple[str, ...]
     action: dict[str, Any]
     history: dict[str, Any]
-
-    def key(self) -> int:
-        # 64-bit content hash; a collision within one cache is ~1e-11 likely.
-        facts = json.dumps([self.action, self.history], sort_keys=True)
-        return hash((self.before, self.after, facts))
+    key: int
+    """A 64-bit content hash of the transition (a collision within one cache is ~1e-11 likely)."""
 
 
 def _check(transition: Mapping[str, Any], index: int) -> _Checked:
@@ -98,7 +95,12 @@ def _check(transition: Mapping[str, Any], index: int) -> _Checked:
     if not isinstance(history, Mapping):
         raise ValueError(f"transition {index}: 'history' must be an object")
     before, after = _grid_rows(transition, "before", index), _grid_rows(transition, "after", index)
-    return _Checked(int(transition.get("step", index)), before, after, dict(action), dict(history))
+    try:
+        facts = json.dumps([action, history], sort_keys=True)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"transition {index}: 'action' and 'history' must be JSON-able: {exc}") from None
+    key = hash((before, after, facts))
+    return _Checked(int(transition.get("step", index)), before, after, dict(action), dict(history), key)
 
 
 def _artifacts(old_source: str | None, new_source: str, surface: str, companions: Mapping[str, str]) -> dict[str, Any]:
@@ -149,7 +151,7 @@ def plan_replay(
     """Validate and split a replay; transitions whose old verdict is in `cached` skip the old version."""
     base = {"op": "replay", "surface": surface, **_artifacts(old_source, new_source, surface, companions)}
     items = [_check(t, i) for i, t in enumerate(transitions)]
-    keys = tuple(item.key() for item in items)
+    keys = tuple(item.key for item in items)
     cached_old = tuple((cached or {}).get(k) if old_source is not None else None for k in keys)
     known = [wire is not None for wire in cached_old]
     size = max(1, -(-len(items) // max(1, workers)))

@@ -84,7 +84,8 @@ class Sandbox:
         self._active: WorkerProcess | None = None
         self._spare: WorkerProcess | None = None
         self._sources: dict[str, tuple[str, str]] = {}
-        self._finalizer = weakref.finalize(self, _close_workers, [])
+        self._pool: list[WorkerProcess] = []
+        weakref.finalize(self, _close_workers, self._pool)
 
     def __enter__(self) -> Sandbox:
         return self
@@ -216,6 +217,7 @@ class Sandbox:
         if spare is not None and not spare.alive():
             spare.close()
             spare = self._spare = WorkerProcess(self.limits)
+            self._track()
         if self.parallel_replay and spare is not None and spare.poll_ready():
             return [active, spare]
         return [active]
@@ -226,6 +228,7 @@ class Sandbox:
             if worker is not None:
                 worker.close()
         self._active = self._spare = None
+        self._pool.clear()
 
     def _worker(self) -> WorkerProcess:
         if self._active is not None and self._active.alive():
@@ -239,12 +242,15 @@ class Sandbox:
         active.wait_ready()
         if self.warm_spare:
             self._spare = WorkerProcess(self.limits)
-        self._finalizer.detach()
-        self._finalizer = weakref.finalize(self, _close_workers, [w for w in (active, self._spare) if w])
+        self._track()
         for name, (source, filename) in self._sources.items():
             payload = {"op": "load", "name": name, "source": source, "filename": filename}
             active.request(payload, self.limits.time_s + self.limits.kill_grace_s, timeout_reason(self.limits.time_s))
         return active
+
+    def _track(self) -> None:
+        # The finalizer holds this list: workers are killed even if close() is never called.
+        self._pool[:] = [w for w in (self._active, self._spare) if w is not None]
 
     def _request(self, payload: dict[str, Any], timeout: float, on_timeout: str) -> Reply:
         return self._worker().request(payload, timeout, on_timeout)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
+import time
 from typing import Any
 
 from dreamteam.sandbox.engine import run_replay
@@ -155,6 +157,19 @@ def serve(worker: Worker, read_fd: int, write_fd: int) -> None:
             return
 
 
+def exit_with_parent(interval_s: float = 1.0) -> None:
+    """Exit when the parent dies, even if artifact code is stuck in a loop that swallows the deadline."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(interval_s)
+            if os.getppid() != parent:
+                os._exit(3)
+
+    threading.Thread(target=watch, name="parent-watchdog", daemon=True).start()
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: take private copies of the pipe ends, drop the environment, apply limits, serve."""
     args = sys.argv[1:] if argv is None else argv
@@ -164,6 +179,7 @@ def main(argv: list[str] | None = None) -> None:
     os.dup2(devnull, 0)
     os.dup2(2, 1)  # stray writes to stdout must not corrupt the protocol
     os.environ.clear()
+    exit_with_parent()
     worker = Worker(limits)
     apply_process_limits(limits)
     serve(worker, read_fd, write_fd)

@@ -116,6 +116,11 @@ def test_malformed_requests_raise(sandbox: Sandbox, maze: list[dict[str, Any]]) 
         sandbox.replay(None, "SUB_GOALS = []\n", maze, surface="strategy")
     with pytest.raises(ValueError, match="transition 0: 'after' must be a list of hex strings"):
         sandbox.replay(demo.DYNAMICS, demo.DYNAMICS, [{**maze[0], "after": None}], companions=COMPANIONS)
+    with pytest.raises(ValueError, match="transition 0: 'action' and 'history' must be JSON-able"):
+        sandbox.replay(demo.DYNAMICS, demo.DYNAMICS, [{**maze[0], "history": {"t": {1, 2}}}], companions=COMPANIONS)
+    with pytest.raises(ValueError, match="only hex digits"):
+        sandbox.replay(demo.DYNAMICS, demo.DYNAMICS, [{**maze[0], "after": ['"', *maze[0]["after"][1:]]}],
+                       companions=COMPANIONS)
 
 
 def test_numpy_frames_are_accepted(sandbox: Sandbox, maze: list[dict[str, Any]]) -> None:
@@ -184,3 +189,28 @@ def test_print_limits_are_charged_to_the_version_that_printed(sandbox: Sandbox, 
     report = sandbox.replay(chatty, demo.DYNAMICS, maze[:6], companions=COMPANIONS)
     assert report.old_status == "killed: output limit" and report.new_status == "ok"
     assert report.fixed == 6 and decide(report).accepted
+
+
+IDENTITY_OBSERVABLE = '''ENTITY_TYPES = {}
+
+
+def parse(frame):
+    return {"frame": frame}
+
+
+def render(z):
+    return z["frame"]
+'''
+
+
+def test_a_state_holding_the_frame_itself_is_replayed(sandbox: Sandbox, maze: list[dict[str, Any]]) -> None:
+    same = sandbox.replay(IDENTITY_OBSERVABLE, IDENTITY_OBSERVABLE, maze[:8], surface="observation")
+    assert same.unchanged_right == 8
+    nothing_moves = "def predict(z, h, a):\n    return z\n"
+    report = sandbox.replay(nothing_moves, nothing_moves, maze[:8], companions={"observable.py": IDENTITY_OBSERVABLE})
+    assert report.still_wrong == 8
+    for transition, record in zip(maze[:8], report.records, strict=True):
+        before, after = (np.array([[int(c, 16) for c in r] for r in transition[k]]) for k in ("before", "after"))
+        ys, xs = np.nonzero(before != after)
+        assert record.new.wrong_cells == len(xs)
+        assert record.new.first_diff == CellDiff(int(xs[0]), int(ys[0]), int(after[ys[0], xs[0]]), int(before[ys[0], xs[0]]))

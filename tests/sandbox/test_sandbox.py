@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -148,3 +150,34 @@ def test_limits_are_validated() -> None:
     with pytest.raises(ValueError):
         Limits(memory_bytes=1 << 20)
     assert Limits.from_json(Limits().to_json()) == Limits()
+
+
+def test_an_orphaned_worker_exits_even_when_stuck(tmp_path: Path) -> None:
+    """A parent killed while its worker spins in a deadline-swallowing loop does not leave the worker behind."""
+    script = tmp_path / "parent.py"
+    script.write_text(
+        "import sys\n"
+        "from dreamteam.sandbox import Limits, Sandbox\n"
+        "box = Sandbox(Limits(time_s=60.0), warm_spare=False)\n"
+        f"box.load('stuck', {SWALLOWS_TIMEOUTS!r})\n"
+        "print(box.worker_pid, flush=True)\n"
+        "box.call('stuck', 'predict', [{}, {}, {}])\n"
+    )
+    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    assert parent.stdout is not None
+    worker_pid = int(parent.stdout.readline())
+    time.sleep(0.3)
+    parent.kill()
+    parent.wait()
+    status = Path(f"/proc/{worker_pid}/status")
+
+    def gone() -> bool:  # exited (a zombie waiting for init counts as exited)
+        try:
+            return "State:\tZ" in status.read_text()
+        except FileNotFoundError:
+            return True
+
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not gone():
+        time.sleep(0.1)
+    assert gone()

@@ -23,6 +23,8 @@ def describe_move(rule: MoveRule) -> list[Hypothesis]:
         rule.moved, rule.unexplained,
     )]
     for blocker, count in zip(rule.blockers, rule.stops, strict=True):
+        if not count:
+            continue
         out.append(Hypothesis(f"block:{rule.action}:colour{c}:by{blocker}",
                               f"colour {blocker} in the way stops colour {c} moving on {rule.action}", count))
     for pushed in rule.pushable:

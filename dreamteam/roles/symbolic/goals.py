@@ -109,7 +109,8 @@ def derive(evidence: Evidence, start: Array) -> list[SubGoal]:
         goals.append(SubGoal(f"repeat-level-up:colour{colour}",
                              f"enter colour {colour}, as a mover did right before a level-up", 1,
                              _enters(start, colour, evidence.movers)))
-    for colour in sorted(present - evidence.entered - evidence.level_up_entered):
+    counts = np.bincount(start.ravel().astype(np.intp) & 15, minlength=16)
+    for colour in sorted(present - evidence.entered - evidence.level_up_entered, key=lambda c: (counts[c], c)):
         goals.append(SubGoal(f"enter:colour{colour}", f"make a mover enter colour {colour} (never touched yet)",
                              3, _enters(start, colour, evidence.movers)))
     goals.append(SubGoal("frontier", "bring a mover to a position it has never occupied", 4,

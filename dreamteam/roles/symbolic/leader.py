@@ -49,6 +49,11 @@ def _looping(ctx: Mapping[str, Any]) -> bool:
     return any("loop" in str(f) for f in flags[-3:])
 
 
+def _discovers(probe: Mapping[str, Any]) -> bool:
+    """Whether a probe tries something untested (rather than re-testing a known action)."""
+    return str(probe.get("target_hypothesis", "")).endswith("an effect")
+
+
 def decision(goal: str, plan: Sequence[Any], source: str, confidence: float, reason: str) -> dict[str, Any]:
     """A reply in the schema's shape."""
     return {"goal": goal, "plan": [dict(a) for a in plan], "source": source,
@@ -70,18 +75,21 @@ class LeaderAnswerer:
         probes = _usable(list_of(ctx, "probes"), fatal, budget)
         accuracy = float(ctx.get("prediction_accuracy") or 0.0)
         looping = _looping(ctx)
-        if looping and len(tactics) > 1:
-            tactics = tactics[1:]
-        if accuracy >= self.trust and tactics and not (looping and probes):
+        if looping:
+            tactics = tactics[1:] or tactics
+            probes = [p for p in probes if _discovers(p)] or ([] if tactics else probes)
+        if accuracy >= self.trust and tactics:
             best = tactics[0]
             name = str(best.get("name", "tactic"))
             goal = "GOAL" if name.startswith(GOAL_TACTICS) else "DISCOVER"
+            why = "; a loop was flagged, so not the top tactic" if looping else ""
             return decision(goal, best["actions"], name, accuracy,
-                            f"prediction accuracy {accuracy:.2f} >= {self.trust}: follow tactic {name!r}")
+                            f"prediction accuracy {accuracy:.2f} >= {self.trust}: follow tactic {name!r}{why}")
         if probes:
             best = probes[0]
-            goal = "DISCOVER" if str(best.get("target_hypothesis", "")).endswith("an effect") else "VALIDATE"
-            why = "a loop was flagged" if looping else f"prediction accuracy {accuracy:.2f} < {self.trust}"
+            goal = "DISCOVER" if _discovers(best) else "VALIDATE"
+            why = ("a loop was flagged" if looping else "no tactic reaches a sub-goal" if accuracy >= self.trust
+                   else f"prediction accuracy {accuracy:.2f} < {self.trust}")
             return decision(goal, best["actions"], "probe", 1.0 - accuracy,
                             f"{why}: probe '{best.get('target_hypothesis', '')}'")
         if tactics:

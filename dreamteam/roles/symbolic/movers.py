@@ -111,25 +111,39 @@ def _blocking(
 
 
 def learn_moves(transitions: Sequence[Transition], cache: MotionCache) -> list[MoveRule]:
-    """One rule per (action, colour) that moved consistently under that action."""
-    rules = []
+    """One rule per (action, colour) that moved consistently under that action.
+
+    What blocks a colour, what it pushes and what it leaves behind are shared by all its actions: a wall
+    seen stopping a move up also stops a move left.
+    """
+    learned: list[tuple[str, int, Shift, _Blocking, set[int]]] = []
     for (action, colour), tally in sorted(_tally(transitions, cache).items()):
         shift, count = tally.shifts.most_common(1)[0]
-        if count < MIN_SHARE * sum(tally.shifts.values()):
-            continue
-        seen = _blocking(transitions, cache, action, colour, shift)
-        pushable = tuple(sorted(tally.pushes))
-        candidates = set().union(*(c for c, _ in seen.stopped)) if seen.stopped else set()
-        blockers = tuple(sorted(candidates - seen.passable - set(pushable) - {colour}))
-        explained = sum(1 for c, off in seen.stopped if off or c & set(blockers) or c & set(pushable))
-        vacated = seen.vacated.most_common(1)[0][0] if seen.vacated else _background(transitions)
-        rules.append(MoveRule(
-            action, colour, shift[0], shift[1], blockers, pushable, vacated,
-            moved=seen.moved, blocked=explained, unexplained=seen.unexplained + len(seen.stopped) - explained,
-            stops=tuple(sum(1 for c, _ in seen.stopped if b in c) for b in blockers),
-            edge_stops=sum(1 for _, off in seen.stopped if off),
-        ))
-    return rules
+        if count >= MIN_SHARE * sum(tally.shifts.values()):
+            learned.append((action, colour, shift, _blocking(transitions, cache, action, colour, shift), tally.pushes))
+    shared: dict[int, _Blocking] = defaultdict(_Blocking)
+    pushes: dict[int, set[int]] = defaultdict(set)
+    for _, colour, _, seen, pushed in learned:
+        shared[colour].passable |= seen.passable
+        shared[colour].stopped += seen.stopped
+        shared[colour].vacated.update(seen.vacated)
+        pushes[colour] |= pushed
+    return [_rule(action, colour, shift, seen, shared[colour], tuple(sorted(pushes[colour])), transitions)
+            for action, colour, shift, seen, _ in learned]
+
+
+def _rule(action: str, colour: int, shift: Shift, seen: _Blocking, shared: _Blocking, pushable: tuple[int, ...],
+          transitions: Sequence[Transition]) -> MoveRule:
+    candidates = set().union(*(c for c, _ in shared.stopped)) if shared.stopped else set()
+    blockers = tuple(sorted(candidates - shared.passable - set(pushable) - {colour}))
+    explained = sum(1 for c, off in seen.stopped if off or c & set(blockers) or c & set(pushable))
+    vacated = shared.vacated.most_common(1)[0][0] if shared.vacated else _background(transitions)
+    return MoveRule(
+        action, colour, shift[0], shift[1], blockers, pushable, vacated,
+        moved=seen.moved, blocked=explained, unexplained=seen.unexplained + len(seen.stopped) - explained,
+        stops=tuple(sum(1 for c, _ in seen.stopped if b in c) for b in blockers),
+        edge_stops=sum(1 for _, off in seen.stopped if off),
+    )
 
 
 def _background(transitions: Sequence[Transition]) -> int:

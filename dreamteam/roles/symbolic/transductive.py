@@ -21,7 +21,7 @@ import numpy as np
 from dreamteam.perception import label_runs
 from dreamteam.protocols import RoleRequest
 from dreamteam.roles.symbolic.base import list_of
-from dreamteam.roles.symbolic.evidence import Transition, decode_transitions, motions
+from dreamteam.roles.symbolic.evidence import MotionCache, Transition, decode_transitions
 from dreamteam.roles.symbolic.frames import DisplayCache, LogicalFrame, logical, scale_hints
 from dreamteam.roles.symbolic.inductive import clicks_available, simple_actions
 
@@ -66,22 +66,39 @@ def click_probes(frame: LogicalFrame, transitions: Sequence[Transition]) -> list
     return out
 
 
-def outcome(t: Transition) -> tuple[Any, ...]:
+def outcome(t: Transition, cache: MotionCache) -> tuple[Any, ...]:
     """A coarse signature of what a transition did: which colours moved by how much, or changed."""
     if not t.local:
         return ("scene",)
     if not t.changed().any():
         return ("none",)
-    return tuple(sorted((c, m.kind, m.dx, m.dy) for c, m in motions(t).items() if m.kind != "static"))
+    return tuple(sorted((c, m.kind, m.dx, m.dy) for c, m in cache.get(t).items() if m.kind != "static"))
 
 
-def disagreeing(transitions: Sequence[Transition]) -> list[str]:
-    """Simple actions whose outcomes in the window differ from one another."""
+def disagreeing(transitions: Sequence[Transition], cache: MotionCache) -> list[str]:
+    """Simple actions whose visible effects in the window differ (doing nothing is not a disagreement)."""
     seen: dict[str, set[tuple[Any, ...]]] = defaultdict(set)
     for t in transitions:
-        if t.label not in ("ACTION6", "RESET"):
-            seen[t.label].add(outcome(t))
+        if t.label not in ("ACTION6", "RESET") and not t.game_over and outcome(t, cache) != ("none",):
+            seen[t.label].add(outcome(t, cache))
     return sorted(label for label, outcomes in seen.items() if len(outcomes) > 1)
+
+
+def ineffective_here(transitions: Sequence[Transition], frame: LogicalFrame, available: Sequence[str]) -> list[str]:
+    """Actions that never changed anything so far, not yet tried from this frame (a new context may differ)."""
+    effects: dict[str, bool] = defaultdict(bool)
+    tried_here = set()
+    for t in transitions:
+        effects[t.label] |= not t.local or bool(t.changed().any())
+        if np.array_equal(t.before.display, frame.display):
+            tried_here.add(t.label)
+    return [name for name in available if name in effects and not effects[name] and name not in tried_here]
+
+
+def fatal_here(transitions: Sequence[Transition], frame: LogicalFrame) -> set[str]:
+    """Labels of actions that lost the level when taken from exactly this frame."""
+    return {t.label if t.label != "ACTION6" else f"ACTION6@({t.action.get('x')},{t.action.get('y')})"
+            for t in transitions if t.game_over and np.array_equal(t.before.display, frame.display)}
 
 
 def region_box(item: Any) -> tuple[int, int, int, int] | None:
@@ -114,11 +131,17 @@ def region_probes(regions: Sequence[Any], clicks: bool, transitions: Sequence[Tr
     return out
 
 
+def _label(action: Mapping[str, Any]) -> str:
+    name = str(action.get("action", "")).upper()
+    return f"ACTION6@({action.get('x')},{action.get('y')})" if name == "ACTION6" else name
+
+
 class TransductiveAnswerer:
     """Frontier probes: untested actions, unclicked object classes, ambiguous actions, wrong regions."""
 
     def __init__(self) -> None:
         self.displays = DisplayCache(size=256)
+        self.motions = MotionCache(size=512)
 
     def answer(self, request: RoleRequest) -> dict[str, Any]:
         """Reply content for one "propose" request."""
@@ -131,13 +154,20 @@ class TransductiveAnswerer:
         hints = scale_hints([self.displays.get(t["after"]) for t in raw[-20:] if "after" in t])
         transitions = decode_transitions(raw, hints, self.displays)
         tried |= {t.label for t in transitions}
+        simple = simple_actions(available)
         probes = [probe([{"action": name}], f"first look at what {name} does",
-                        f"{name} has an effect") for name in simple_actions(available) if name not in tried]
-        if clicks_available(available) and "frame" in ctx:
-            probes += click_probes(logical(self.displays.get(ctx["frame"]), hints), transitions)
+                        f"{name} has an effect") for name in simple if name not in tried]
+        frame = logical(self.displays.get(ctx["frame"]), hints) if "frame" in ctx else None
+        if clicks_available(available) and frame is not None:
+            probes += click_probes(frame, transitions)
+        if frame is not None:
+            probes += [probe([{"action": name}], f"{name} from a new position: it has done nothing so far",
+                             f"{name} has an effect somewhere") for name in ineffective_here(transitions, frame, simple)]
         probes += [probe([{"action": name}], f"{name} again, where its outcome so far has varied",
-                         f"one rule explains every outcome of {name}") for name in disagreeing(transitions)]
+                         f"one rule explains every outcome of {name}") for name in disagreeing(transitions, self.motions)]
         probes += region_probes(list_of(ctx, "wrong_regions"), clicks_available(available), transitions)
+        deadly = fatal_here(transitions, frame) if frame is not None else set()
+        probes = [p for p in probes if not any(_label(a) in deadly for a in p["actions"])]
         untested = sum(1 for p in probes if p["target_hypothesis"].endswith("an effect"))
         return {"probes": probes[:MAX_PROBES],
                 "notes": f"{len(probes)} probes ({untested} on untested actions or object classes)"}
