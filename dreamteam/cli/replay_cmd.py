@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     recording = load_recording(target.recording)
     outcome = replay_recording(recording, catalog_with(args.env_dir, meta))
     if outcome.divergence is not None:
-        print(f"MISMATCH {recording.game_id}: {outcome.divergence.message()}{_hint(recording)}")
+        print(f"MISMATCH {recording.game_id}: {outcome.divergence.message()}{_hint(recording, outcome)}")
         return MISMATCH
     problems = _run_dir_problems(target, meta, outcome)
     if problems:
@@ -134,7 +134,10 @@ def _ok_line(target: ReplayTarget, outcome: ReplayOutcome, summary: dict[str, An
             f"recorded frames match ({rec.format} recording {rec.path.name}); {scorecard}")
 
 
-def _hint(recording: Recording) -> str:
+def _hint(recording: Recording, outcome: ReplayOutcome) -> str:
+    if outcome.divergence is not None and outcome.divergence.step is None:
+        return (" (the game's code or levels differ from the recorded run's although the version id is the "
+                "same, or the recording was edited)")
     if recording.format == FORMAT_AGENTS and len(recording.entries) > 1 \
             and all(e.action_id == 0 for e in recording.entries):
         return (" (every action in this recording is RESET: it was probably written by a harness version that "

@@ -15,7 +15,7 @@ from dreamteam.sandbox.process import Reply, WorkerProcess
 from dreamteam.sandbox.replay_plan import SURFACE_FILES, VerdictCache, merge_replies, plan_replay
 from dreamteam.sandbox.report import ReplayReport
 from dreamteam.sandbox.scope import check_scope
-from dreamteam.sandbox.wire import encode_value
+from dreamteam.sandbox.wire import encode_value, hex_rows
 
 ResultKind = Literal["ok", "rejected", "error", "killed"]
 """ok; rejected (scope, compile, not loaded, bad arguments); error (the artifact raised); killed (a limit)."""
@@ -155,6 +155,33 @@ class Sandbox:
             return CallResult("killed", reason=reply.lost, seconds=_since(start))
         data = reply.data
         return CallResult(_kind(data), data.get("value"), data.get("reason", ""), data.get("printed", ""), _since(start))
+
+    def roundtrip(self, observation: str, frame: Any) -> CallResult:
+        """Cells where render(parse(frame)) of the loaded artifact `observation` differs from the frame."""
+        return self._pipeline({"op": "roundtrip", "observation": observation, "frame": hex_rows(frame)},
+                              (observation,))
+
+    def predict_frame(self, observation: str, dynamics: str, frame: Any, history: Mapping[str, Any],
+                      action: Mapping[str, Any]) -> CallResult:
+        """One world-model step in one request: value {"grid": hex rows, "history": h1}."""
+        request = {"op": "predict_frame", "observation": observation, "dynamics": dynamics,
+                   "frame": hex_rows(frame), "history": dict(history), "action": dict(action)}
+        return self._pipeline(request, (observation, dynamics))
+
+    def _pipeline(self, request: dict[str, Any], names: Sequence[str]) -> CallResult:
+        start = time.perf_counter()
+        missing = [n for n in names if n not in self._sources]
+        if missing:
+            return CallResult("rejected", reason=f"artifact '{missing[0]}' is not loaded")
+        reply = self._request(request, 4 * self.limits.time_s + self.limits.kill_grace_s,
+                              timeout_reason(self.limits.time_s))
+        if reply.lost:
+            return CallResult("killed", reason=reply.lost, seconds=_since(start))
+        data = reply.data
+        kind = data.get("kind", "error")
+        if kind not in ("ok", "rejected", "error", "killed"):
+            kind = "error"
+        return CallResult(kind, data.get("value"), data.get("reason", ""), data.get("printed", ""), _since(start))
 
     def replay(
         self,

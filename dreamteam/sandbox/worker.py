@@ -13,6 +13,7 @@ from dreamteam.sandbox.engine import run_replay
 from dreamteam.sandbox.execution import Outcome, Runner
 from dreamteam.sandbox.gridlib import Grid
 from dreamteam.sandbox.limits import MEMORY_LIMIT, OUTPUT_LIMIT, RECURSION_LIMIT, LimitExceeded, Limits
+from dreamteam.sandbox.pipeline import ParseCache, predict_frame, roundtrip
 from dreamteam.sandbox.protocol import MAX_REQUEST_BYTES, encode_frame, read_frame, write_frame
 
 _FRAME_STACK_HEADROOM = 60
@@ -57,6 +58,16 @@ class Worker:
         self.limits = limits
         self.runner = Runner(limits)
         self.modules: dict[str, dict[str, Any]] = {}
+        self.parse_cache = ParseCache()
+
+    def _json_value(self, reply: dict[str, Any]) -> dict[str, Any] | str:
+        """A pipeline reply with its value checked to be JSON-able (histories come from artifact code)."""
+        if reply.get("kind") != "ok":
+            return {**reply, "printed": self.runner.sink.text()}
+        outcome = self.runner.run(_encode_result, reply["value"])
+        if not outcome.ok:
+            return {**_outcome_reply(outcome), "printed": self.runner.sink.text()}
+        return f'{{"kind": "ok", "printed": {json.dumps(self.runner.sink.text())}, "value": {outcome.value}}}'
 
     def handle(self, request: dict[str, Any]) -> dict[str, Any] | str:
         """Dispatch one request to its handler."""
@@ -67,6 +78,10 @@ class Worker:
             return self.call(request["name"], request["function"], request.get("args", []))
         if op == "replay":
             return run_replay(self.runner, request)
+        if op == "roundtrip":
+            return self._json_value(roundtrip(self.runner, self.modules, self.parse_cache, request))
+        if op == "predict_frame":
+            return self._json_value(predict_frame(self.runner, self.modules, self.parse_cache, request))
         if op == "ping":
             return {"kind": "ok", "value": os.getpid()}
         return {"kind": "rejected", "reason": f"unknown request {op!r}"}
@@ -74,6 +89,7 @@ class Worker:
     def load(self, name: str, source: str, filename: str) -> dict[str, Any]:
         """Compile and execute an artifact; keep it under `name` when it loads."""
         loaded = self.runner.load(name, source, filename)
+        self.parse_cache.key = None
         if loaded.errors:
             return {"kind": "rejected", "errors": list(loaded.errors), "warnings": list(loaded.warnings)}
         reply = _outcome_reply(loaded.outcome)

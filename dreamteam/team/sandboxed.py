@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from dreamteam.codec import grid_hash
+from dreamteam.codec import decode_grid
 from dreamteam.sandbox import Sandbox, check_scope, compile_artifact, decide
 from dreamteam.team.ports import PatchResult, Prediction
 from dreamteam.types import Action, Grid
@@ -24,63 +24,33 @@ class SandboxWorldModel:
 
     def __init__(self, sandbox: Sandbox | None = None) -> None:
         self.sandbox = sandbox or Sandbox()
-        self._parsed: tuple[str, Any] | None = None
 
     def load(self, surface_name: str, source: str) -> str | None:
         """Load an artifact under its surface's name; the rejection reason, or None."""
         owned, prefixes = _owned(surface_name)
         result = self.sandbox.load(surface_name, source, filename=surface_spec(surface_name).path, owned=owned,
                                    helper_prefixes=prefixes, surface=surface_name)
-        self._parsed = None
         return None if result.ok else result.reason
-
-    def _parse(self, grid: Grid) -> tuple[Any, str]:
-        key = grid_hash(grid)
-        if self._parsed is not None and self._parsed[0] == key:
-            return self._parsed[1], ""
-        result = self.sandbox.call("observation", "parse", [np.asarray(grid)])
-        if not result.ok:
-            return None, f"parse {result.kind}: {result.reason}"
-        self._parsed = (key, result.value)
-        return result.value, ""
-
-    def _render(self, z: Any) -> tuple[Grid | None, str]:
-        result = self.sandbox.call("observation", "render", [z])
-        if not result.ok:
-            return None, f"render {result.kind}: {result.reason}"
-        try:
-            out = np.asarray(result.value, dtype=np.int16)
-        except (TypeError, ValueError):
-            return None, "render returned something that is not a grid"
-        if out.shape != (64, 64):
-            return None, f"render returned shape {out.shape}, expected (64, 64)"
-        return out.astype(np.int8), ""
 
     def roundtrip_errors(self, grid: Grid) -> int:
         """Cells where render(parse(grid)) differs from grid; -1 when the artifacts fail."""
-        z, error = self._parse(grid)
-        if error:
-            return -1
-        out, error = self._render(z)
-        if out is None:
-            return -1
-        return int(np.count_nonzero(out != grid))
+        result = self.sandbox.roundtrip("observation", np.asarray(grid))
+        return int(result.value) if result.ok else -1
 
     def predict(self, grid: Grid, history: dict[str, Any], action: Action) -> Prediction:
-        """render(predict(z, history(z, h, a), a)) with z = parse(grid)."""
-        z, error = self._parse(grid)
-        if error:
-            return Prediction(None, history, error)
-        a = action.to_json()
-        h1 = self.sandbox.call("dynamics", "history", [z, history, a])
-        if not h1.ok:
-            return Prediction(None, history, f"history {h1.kind}: {h1.reason}")
-        new_history = h1.value if isinstance(h1.value, dict) else {}
-        z1 = self.sandbox.call("dynamics", "predict", [z, new_history, a])
-        if not z1.ok:
-            return Prediction(None, new_history, f"predict {z1.kind}: {z1.reason}")
-        out, error = self._render(z1.value)
-        return Prediction(out, new_history, error)
+        """render(predict(z, history(z, h, a), a)) with z = parse(grid), in one sandbox request."""
+        result = self.sandbox.predict_frame("observation", "dynamics", np.asarray(grid), history, action.to_json())
+        if not result.ok:
+            return Prediction(None, history, f"{result.kind}: {result.reason}")
+        value = result.value
+        new_history = value.get("history") if isinstance(value.get("history"), dict) else {}
+        try:
+            out = decode_grid(value["grid"])
+        except (ValueError, KeyError, TypeError) as exc:
+            return Prediction(None, new_history, f"prediction is not a grid: {exc}")
+        if out.shape != grid.shape:
+            return Prediction(None, new_history, f"render returned shape {out.shape}, expected {grid.shape}")
+        return Prediction(out, new_history)
 
     def close(self) -> None:
         """Stop the worker."""

@@ -67,6 +67,7 @@ def test_tampered_initial_frame(tiny_run: Path, capsys: pytest.CaptureFixture[st
     edit_line(tiny_run / "recording.jsonl", 0, lambda d: d.update(levels_completed=1))
     code, out, _ = _replay(capsys, str(tiny_run))
     assert code == 1 and "diverged at the initial frame, recording line 1" in out and "differs in levels" in out
+    assert "the game's code or levels differ" in out
 
 
 def test_cut_off_last_line(tiny_run: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -175,3 +176,28 @@ def test_not_a_run_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert code == 2 and "holds no recording.jsonl" in err
     code, _, err = _replay(capsys, str(tmp_path / "nope"))
     assert code == 2 and "does not exist" in err
+
+
+def test_unfinished_run_without_scorecard(tiny_run: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tiny_run / "scorecard.json").unlink()
+    meta = json.loads((tiny_run / "run.json").read_text())
+    meta.update(status="running")
+    del meta["result"]
+    (tiny_run / "run.json").write_text(json.dumps(meta))
+    code, out, _ = _replay(capsys, str(tiny_run))
+    assert code == 0 and "no scorecard.json to check (the run did not finish?); recomputed: levels" in out
+
+
+def test_animated_frames_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = make_run(tmp_path / "fuse", "fuse", agent="random", budget=30)
+    layers = [len(json.loads(line)["data"]["frame"]) for line in (run / "recording.jsonl").read_text().splitlines()]
+    assert max(layers) > 1
+    code, out, _ = _replay(capsys, str(run))
+    assert code == 0
+
+    def drop_layer(data: dict[str, Any]) -> None:
+        data["frame"] = data["frame"][1:]
+
+    edit_line(run / "recording.jsonl", layers.index(max(layers)), drop_layer)
+    code, out, _ = _replay(capsys, str(run))
+    assert code == 1 and f"{max(layers) - 1} frame layers recorded, {max(layers)} replayed" in out

@@ -24,3 +24,10 @@ def team_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def click_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A random run of the click-only bundled game `flip` (no workspace)."""
     return make_run(tmp_path_factory.mktemp("viewer") / "flip-random", "flip", agent="random", budget=24, seed=3)
+
+
+@pytest.fixture(scope="session")
+def real_team_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real `--agent team` run (symbolic role models) of `tiny`: workspace, checkpoint and all."""
+    return make_run(tmp_path_factory.mktemp("viewer") / "tiny-real-team", "tiny", agent="team",
+                    env_dir=FIXTURE_GAMES, budget=20)

@@ -119,3 +119,25 @@ def test_click_marker_and_run_without_workspace(click_run: Path, tmp_path: Path)
         assert marked == [y * 64 + x] and "click" in state["after"][y * 64 + x]
         assert state["hidden"] == ["team-block", "patches-section", "diff-section"] and state["roles"] == []
         browser.screenshot(ARTIFACTS / "viewer-click-step-4.png")
+
+
+def test_pages_without_an_initial_frame_or_without_actions(tmp_path: Path) -> None:
+    from tests.replay.helpers import GAMES_DIR, agents_recording
+
+    assert BINARY is not None
+    agents = load_recording(agents_recording(tmp_path, GAMES_DIR / "flip", "flip-v1", actions=5))
+    (tmp_path / "agents.html").write_text(render_page(build_view(agents, None)))
+    only_start = tmp_path / "start-g.jsonl"
+    only_start.write_text((tmp_path / "agents.html").parent.joinpath(agents.path.name).read_text().splitlines()[0]
+                          + "\n")
+    start = load_recording(only_start)
+    (tmp_path / "start.html").write_text(render_page(build_view(start, None)))
+    with DevTools(BINARY) as browser:
+        browser.open((tmp_path / "agents.html").resolve().as_uri() + "#step=0")
+        state = browser.evaluate(STATE_JS)
+        assert state["before"] == [] and state["action"] == "RESET"
+        assert browser.evaluate("document.getElementById('grid-before').classList.contains('empty')")
+        assert [c.split()[0] for c in state["after"]] == _colours(agents, 0)
+        browser.open((tmp_path / "start.html").resolve().as_uri())
+        state = browser.evaluate(STATE_JS)
+        assert state["step"] == "0" and [c.split()[0] for c in state["after"]] == _colours(start, 0)

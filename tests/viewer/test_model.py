@@ -109,3 +109,13 @@ def test_parse_body_reads_the_commit_message_format() -> None:
          "replay": "fixed 3, broke 0, still wrong 1"},
         {"surface": "strategy", "role": "Inductive Explorer", "verdict": "rejected",
          "reason": "scope: name 'parse' is not owned by strategy", "replay": ""}]
+
+
+def test_agents_recording_has_no_initial_frame(tmp_path: Path) -> None:
+    from tests.replay.helpers import GAMES_DIR, agents_recording
+
+    recording = load_recording(agents_recording(tmp_path, GAMES_DIR / "flip", "flip-v1", actions=5))
+    view = build_view(recording, None)
+    assert [(s["before"], s["after"]) for s in view["steps"]] == [(-1, 0), (0, 1), (1, 2), (2, 3), (3, 4), (4, 5)]
+    assert view["steps"][0]["changed"] is None and view["steps"][0]["action"] == "RESET"
+    assert view["run"]["format"] == "agents" and view["run"]["initial_frame"] is False

@@ -95,12 +95,14 @@ def lib_downsample(rows: Any, geometry: Any) -> list[list[int]]:
 def lib_paint_cells(rows: Any, grid: Any, geometry: Any) -> None:
     """Overwrite the whole-cell area of `rows` with the upscaled logical grid (in place)."""
     scale = geometry[0]
+    room = len(rows[0]) - geometry[1]
     for cy in range(len(grid)):
         line = []
         for value in grid[cy]:
             line.extend([value] * scale)
+        line = line[:room]
         top = geometry[2] + cy * scale
-        for y in range(top, top + scale):
+        for y in range(top, min(top + scale, len(rows))):
             rows[y][geometry[1] : geometry[1] + len(line)] = line
 
 

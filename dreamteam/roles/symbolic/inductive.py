@@ -129,7 +129,7 @@ class InductiveAnswerer:
                     f"canvas {list(box)} shows the pattern of panel {list(target)}"))
         tactics = tactics[:MAX_TACTICS]
         self._remember(rollout, start, source_key, tactics)
-        source = strategy_source(evidence, goals)
+        source = strategy_source(evidence, goals, found)
         notes = (f"{len(goals)} sub-goals, {len(found)} reached in {expanded} predicted steps; "
                  f"movers {sorted(evidence.movers)}")
         return {"patch": None if source == request.surface else source, "tactics": tactics, "notes": notes}

@@ -23,7 +23,7 @@ logical grid scaled up by an integer factor: z holds
                               "role": entity role or ""}
     "entities"               ENTITY_TYPES (roles: colours and/or a display-pixel region)
     "events"                 [] in a parse; a prediction may list "level_up" / "game_over"
-The geometry is the first of OBS_SCALE_HINTS the frame fits (every colour boundary on a cell edge),
+The geometry is the first of obs_SCALE_HINTS the frame fits (every colour boundary on a cell edge),
 else the gcd of the frame's own boundaries.
 """
 '''
@@ -32,7 +32,7 @@ ENTRY_POINTS = '''
 
 def parse(frame):
     """The structured state of a 64x64 frame (see the module docstring)."""
-    return obs_parse(frame, OBS_SCALE_HINTS, ENTITY_TYPES)
+    return obs_parse(frame, obs_SCALE_HINTS, ENTITY_TYPES)
 
 
 def render(z):
@@ -72,6 +72,6 @@ def entity_types(entities: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[st
 def observable_source(hints: Sequence[Sequence[int]], entities: Mapping[str, Mapping[str, Any]]) -> str:
     """The whole observable.py for these scale hints and entity roles."""
     tables = (f"ENTITY_TYPES = {literal(entity_types(entities))}\n\n"
-              f"OBS_SCALE_HINTS = {literal([list(h) for h in hints])}\n")
+              f"obs_SCALE_HINTS = {literal([list(h) for h in hints])}\n")
     helpers = helper_source(("lib_parse", "lib_render"), "obs_")
     return "\n\n".join([HEADER.rstrip("\n") + "\n", tables, helpers]).rstrip("\n") + "\n" + ENTRY_POINTS

@@ -105,7 +105,7 @@ class ObserverAnswerer:
     def answer(self, request: RoleRequest) -> dict[str, Any]:
         """Reply content for one "maintain" request."""
         frames = self.frames(request.context)
-        previous_hints = assigned_literal(request.surface, "OBS_SCALE_HINTS")
+        previous_hints = assigned_literal(request.surface, "obs_SCALE_HINTS")
         ours = previous_hints is not None
         hints = scale_hints(frames, previous_hints or [])
         previous_entities = assigned_literal(request.surface, "ENTITY_TYPES") if ours else {}

@@ -38,7 +38,9 @@ MAX_MEMO_CELLS = 40_000
 
 def window(context: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The regression transitions plus counterexamples not already in it, in step order."""
-    raw = [t for t in list_of(context, "transitions") + list_of(context, "counterexamples") if isinstance(t, dict)]
+    raw = [t for t in list_of(context, "transitions") + list_of(context, "counterexamples")
+           if isinstance(t, dict) and isinstance(t.get("action"), dict) and isinstance(t.get("before"), list)
+           and isinstance(t.get("after"), list) and t["before"] and t["after"]]
     seen: set[int] = set()
     out = []
     for item in raw:
@@ -71,6 +73,15 @@ class SimulatorAnswerer:
         self.artifacts = ArtifactCache()
         self.verdicts: dict[tuple[int, int], bool] = {}
 
+    def decodes(self, transition: Mapping[str, Any]) -> bool:
+        """Whether both frames of a transition decode (malformed ones are left out of the window)."""
+        try:
+            self.displays.get(transition["before"])
+            self.displays.get(transition["after"])
+        except (ValueError, TypeError):
+            return False
+        return True
+
     def correct(self, source: str, transitions: Sequence[Transition], observable: str | None = None) -> list[bool]:
         """`verify.correct` for a source, remembering verdicts per (source, transition)."""
         if not source.strip():
@@ -87,7 +98,7 @@ class SimulatorAnswerer:
     def answer(self, request: RoleRequest) -> dict[str, Any]:
         """Reply content for one "maintain" request."""
         context = request.context
-        raw = window(context)
+        raw = [t for t in window(context) if self.decodes(t)]
         if not raw:
             return {"patch": None, "notes": "no transitions yet: nothing to learn from"}
         previous = assigned_literal(request.surface, "dyn_SCALE_HINTS") or []

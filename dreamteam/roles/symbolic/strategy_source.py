@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from dreamteam.roles.symbolic.codegen import literal
 from dreamteam.roles.symbolic.goals import Evidence, SubGoal
@@ -47,14 +47,19 @@ POLICIES = {"approach": strat_approach}
 '''
 
 
-def strategy_source(evidence: Evidence, goals: Sequence[SubGoal]) -> str:
-    """The whole strategy.py for these sub-goals and the learned mover displacements."""
+def strategy_source(evidence: Evidence, goals: Sequence[SubGoal], reached: Collection[str] = ()) -> str:
+    """The whole strategy.py for these sub-goals and the learned mover displacements.
+
+    The approach policy aims at the colour of the first colour sub-goal a search reached (else the first
+    colour sub-goal, which `goals.derive` orders by importance, then rarity).
+    """
     sub_goals = [{"name": g.name, "description": g.description, "test": f"priority {g.priority}"} for g in goals]
     moves: dict[str, list[int]] = {}
     for label, _colour, dx, dy in evidence.shifts:
         moves.setdefault(label, [dx, dy])
-    targets = sorted({int(g.name.rsplit("colour", 1)[1]) for g in goals if "colour" in g.name
-                      and g.priority == min((h.priority for h in goals if "colour" in h.name), default=0)})
+    coloured = [g for g in goals if "colour" in g.name]
+    chosen = next((g for g in coloured if g.name in reached), coloured[0] if coloured else None)
+    targets = [int(chosen.name.rsplit("colour", 1)[1])] if chosen else []
     tables = (f"SUB_GOALS = {literal(sub_goals)}\n\n"
               f"strat_MOVES = {literal(moves)}\n"
               f"strat_MOVERS = {literal(sorted(evidence.movers))}\n"

@@ -5,22 +5,86 @@ from __future__ import annotations
 import numpy as np
 from arcengine import ARCBaseGame, Camera, GameAction, Level, Sprite
 
-BACKGROUND = 5  # black: gaps between tiles and holes
-OFF = 3  # grey tile
-ON = 11  # yellow tile
+# Everything a procedural variant may change (dreamteam/env/procgen/flip.py writes this block):
+# palette: colour of the background and of off and on tiles; click: the (dx, dy) cell offsets whose
+# tiles a click flips and whether the clicked tile flips too; levels: a layout where every letter is
+# one tile group (cells with the same letter form one tile, "." is a hole) and the clicks that
+# scramble the all-lit board into the start position.
+# --- variant data: generated, do not edit ---
+VARIANT = {
+    "palette": {"background": 5, "off": 3, "on": 11},
+    "click": {"offsets": [[1, 0], [-1, 0], [0, 1], [0, -1]], "flip_self": True},
+    "levels": [
+        {
+            "layout": [
+                "abc",
+                "def",
+                "ghi",
+            ],
+            "scramble": "e",
+        },
+        {
+            "layout": [
+                "abc",
+                "def",
+                "ghi",
+            ],
+            "scramble": "acg",
+        },
+        {
+            "layout": [
+                "abcd",
+                "efgh",
+                "ijkl",
+                "mnop",
+            ],
+            "scramble": "bgkp",
+        },
+        {
+            "layout": [
+                "abcde",
+                "fghij",
+                "klmno",
+                "pqrst",
+                "uvwxy",
+            ],
+            "scramble": "bdhlnrvx",
+        },
+        {
+            "layout": [
+                "aabcc",
+                "d.e.f",
+                "gghii",
+                "j.k.l",
+                "mmnoo",
+            ],
+            "scramble": "cdgiln",
+        },
+        {
+            "layout": [
+                "abccde",
+                "fgh.de",
+                "fijklm",
+                "nijkop",
+                "q.rsop",
+                "qtrsuv",
+            ],
+            "scramble": "adgjmrt",
+        },
+    ],
+}
+# --- end of variant data ---
+
+PALETTE: dict[str, int] = VARIANT["palette"]
+BACKGROUND = PALETTE["background"]  # gaps between tiles and holes
+OFF = PALETTE["off"]
+ON = PALETTE["on"]
+CLICK_OFFSETS: list[tuple[int, int]] = [(dx, dy) for dx, dy in VARIANT["click"]["offsets"]]
+FLIP_SELF: bool = VARIANT["click"]["flip_self"]
 
 Cell = tuple[int, int]
 
-# Each level: a layout where every letter is one tile group (cells with the same letter form one tile,
-# "." is a hole) and the clicks that scramble the all-lit board into the start position.
-LEVELS: list[tuple[list[str], str]] = [
-    (["abc", "def", "ghi"], "e"),
-    (["abc", "def", "ghi"], "acg"),
-    (["abcd", "efgh", "ijkl", "mnop"], "bgkp"),
-    (["abcde", "fghij", "klmno", "pqrst", "uvwxy"], "bdhlnrvx"),
-    (["aabcc", "d.e.f", "gghii", "j.k.l", "mmnoo"], "cdgiln"),
-    (["abccde", "fgh.de", "fijklm", "nijkop", "q.rsop", "qtrsuv"], "adgjmrt"),
-]
+LEVELS: list[tuple[list[str], str]] = [(level["layout"], level["scramble"]) for level in VARIANT["levels"]]
 
 
 def tile_groups(layout: list[str]) -> dict[str, list[Cell]]:
@@ -34,19 +98,19 @@ def tile_groups(layout: list[str]) -> dict[str, list[Cell]]:
 
 
 def neighbours(layout: list[str]) -> dict[str, set[str]]:
-    """Letters of the groups orthogonally touching each group."""
+    """Letters of the other groups a click on each group reaches (a cell at a CLICK_OFFSETS offset)."""
     out: dict[str, set[str]] = {char: set() for char in tile_groups(layout)}
     for char, cells in tile_groups(layout).items():
         for x, y in cells:
-            for nx, ny in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            for nx, ny in ((x + dx, y + dy) for dx, dy in CLICK_OFFSETS):
                 if 0 <= ny < len(layout) and 0 <= nx < len(layout[0]) and layout[ny][nx] not in (".", char):
                     out[char].add(layout[ny][nx])
     return out
 
 
 def toggled(lit: dict[str, bool], layout: list[str], clicked: str) -> dict[str, bool]:
-    """The lit state after clicking group `clicked`: it and its neighbours flip."""
-    flips = neighbours(layout)[clicked] | {clicked}
+    """The lit state after clicking group `clicked`: its neighbours flip, and itself if FLIP_SELF."""
+    flips = neighbours(layout)[clicked] | ({clicked} if FLIP_SELF else set())
     return {char: on != (char in flips) for char, on in lit.items()}
 
 
@@ -93,12 +157,14 @@ def build_level(index: int, layout: list[str], scramble: str) -> Level:
 
 
 class Flip(ARCBaseGame):
-    """Light every tile: clicking a tile flips it and every tile touching it.
+    """Light every tile: clicking a tile flips it and the tiles around it.
 
-    ACTION6 at (x, y) clicks the tile under that point: the clicked tile and each tile that shares
-    an edge with it switch between grey (off) and yellow (on). Clicking a gap or a hole does nothing.
-    The level is complete when every tile is yellow. Boards grow from 3x3 to 6x6; later boards have
-    holes and tiles that span several cells (a bigger tile has more neighbours).
+    ACTION6 at (x, y) clicks the tile under that point: a fixed pattern of tiles (v1: the clicked
+    tile and each tile that shares an edge with it) switch between off (v1: grey) and on (v1:
+    yellow). Clicking a gap or a hole does nothing. The level is complete when every tile is on.
+    Boards grow (v1: from 3x3 to 6x6); later boards have holes and tiles that span several cells (a bigger tile has more neighbours). Generated
+    variants recolour background, off and on, and change which cells around the clicked tile flip
+    (e.g. diagonal or all eight neighbours, with or without the clicked tile itself).
     """
 
     def __init__(self, seed: int = 0) -> None:

@@ -7,93 +7,105 @@ from typing import Any
 import numpy as np
 from arcengine import ARCBaseGame, BlockingMode, Camera, Level, Sprite
 
-FLOOR = 5  # black ice
-WALL = 3  # grey
-DOOR = 15  # purple
-SPARK = 11  # yellow: the spark on the ice, and the carry indicator
-PLAYER = 9  # blue
-INDICATOR_CELL = (0, 0)  # the top-left wall cell lights up while a spark is carried
-
-MOVES: dict[int, tuple[int, int]] = {1: (0, -1), 2: (0, 1), 3: (-1, 0), 4: (1, 0)}
-
+# --- variant data: generated, do not edit ---
+# Everything a procedural variant may change (dreamteam/env/procgen/fuse.py writes this block).
+# "moves" maps ACTION1-4 to their (dx, dy) step.
 # Map legend: '#' wall, '.' ice, 'P' player, 'S' spark, 'D' door. "fuse": actions a carried spark lasts.
-LEVELS: tuple[dict[str, Any], ...] = (
-    {
-        "fuse": 9,
-        "map": (
-            "########",
-            "#P....S#",
-            "#......#",
-            "#......#",
-            "#......#",
-            "#......#",
-            "#.....D#",
-            "########",
-        ),
-    },
-    {
-        "fuse": 6,
-        "map": (
-            "#########",
-            "#..PS...#",
-            "#.......#",
-            "#.......#",
-            "#.......#",
-            "#.....#.#",
-            "#.#.#...#",
-            "#.....#.#",
-            "#####D###",
-        ),
-    },
-    {
-        "fuse": 4,
-        "map": (
-            "##########",
-            "#........#",
-            "#........D",
-            "##.......#",
-            "#.......##",
-            "##....PS.#",
-            "#........#",
-            "#.....##.#",
-            "##.#...#.#",
-            "##########",
-        ),
-    },
-    {
-        "fuse": 3,
-        "map": (
-            "###########",
-            "#..#......#",
-            "#.........#",
-            "##...#....#",
-            "#....#.#..#",
-            "#.........#",
-            "#...S.....#",
-            "#..#..##..D",
-            "#.....#..##",
-            "#.#.#...P##",
-            "###########",
-        ),
-    },
-    {
-        "fuse": 3,
-        "map": (
-            "############",
-            "#..........#",
-            "#.#...#....#",
-            "##...#..#.##",
-            "#...S.###..#",
-            "#.##.....P##",
-            "#..#...#...#",
-            "###........#",
-            "#...#..###.#",
-            "#...#......#",
-            "#........#.#",
-            "#D##########",
-        ),
-    },
-)
+# "indicator" is the wall cell (x, y) that lights up in the spark colour while a spark is carried.
+VARIANT = {
+    "palette": {"floor": 5, "wall": 3, "door": 15, "spark": 11, "player": 9},
+    "indicator": (0, 0),
+    "moves": {"ACTION1": (0, -1), "ACTION2": (0, 1), "ACTION3": (-1, 0), "ACTION4": (1, 0)},
+    "levels": (
+        {
+            "fuse": 9,
+            "map": (
+                "########",
+                "#P....S#",
+                "#......#",
+                "#......#",
+                "#......#",
+                "#......#",
+                "#.....D#",
+                "########",
+            ),
+        },
+        {
+            "fuse": 6,
+            "map": (
+                "#########",
+                "#..PS...#",
+                "#.......#",
+                "#.......#",
+                "#.......#",
+                "#.....#.#",
+                "#.#.#...#",
+                "#.....#.#",
+                "#####D###",
+            ),
+        },
+        {
+            "fuse": 4,
+            "map": (
+                "##########",
+                "#........#",
+                "#........D",
+                "##.......#",
+                "#.......##",
+                "##....PS.#",
+                "#........#",
+                "#.....##.#",
+                "##.#...#.#",
+                "##########",
+            ),
+        },
+        {
+            "fuse": 3,
+            "map": (
+                "###########",
+                "#..#......#",
+                "#.........#",
+                "##...#....#",
+                "#....#.#..#",
+                "#.........#",
+                "#...S.....#",
+                "#..#..##..D",
+                "#.....#..##",
+                "#.#.#...P##",
+                "###########",
+            ),
+        },
+        {
+            "fuse": 3,
+            "map": (
+                "############",
+                "#..........#",
+                "#.#...#....#",
+                "##...#..#.##",
+                "#...S.###..#",
+                "#.##.....P##",
+                "#..#...#...#",
+                "###........#",
+                "#...#..###.#",
+                "#...#......#",
+                "#........#.#",
+                "#D##########",
+            ),
+        },
+    ),
+}
+# --- end of variant data ---
+
+FLOOR: int = VARIANT["palette"]["floor"]
+WALL: int = VARIANT["palette"]["wall"]
+DOOR: int = VARIANT["palette"]["door"]
+SPARK: int = VARIANT["palette"]["spark"]  # the spark on the ice, and the carry indicator
+PLAYER: int = VARIANT["palette"]["player"]
+INDICATOR_CELL: tuple[int, int] = (int(VARIANT["indicator"][0]), int(VARIANT["indicator"][1]))
+MOVES: dict[int, tuple[int, int]] = {
+    int(name.removeprefix("ACTION")): (int(dx), int(dy)) for name, (dx, dy) in VARIANT["moves"].items()
+}
+LEVELS: tuple[dict[str, Any], ...] = tuple(VARIANT["levels"])
 
 
 def _cells_of(rows: tuple[str, ...], letter: str) -> set[tuple[int, int]]:
@@ -118,6 +130,7 @@ class Fuse(ARCBaseGame):
     The door is solid unless you carry a spark; sliding into it with a spark completes the level.
     A carried spark burns out after a fixed, unseen number of further actions (the level's fuse) and
     reappears where it was found, so you must reach the door quickly once you hold it.
+    (Colours, key directions and the indicator cell are v1's; procedural variants change them.)
     """
 
     walls: set[tuple[int, int]]

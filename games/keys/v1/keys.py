@@ -6,85 +6,104 @@ import numpy as np
 from arcengine import ARCBaseGame, Camera, GameAction, Level, Sprite
 
 CELL = 2  # each map cell is drawn as a 2x2 block so keys, plates and doors have distinct shapes
-FLOOR = 5  # black background
-WALL = 3  # grey
-PLAYER = 9  # blue
-EXIT = 14  # green
-GROUP_COLOURS = (8, 11, 15, 12)  # red, yellow, violet, orange
 
-# Map legend: "#" wall, "." floor, "P" start, "E" exit; per colour group (red, yellow, violet, orange):
-# "RYVO" closed door, "ryvo" open door, "1234" key, "5678" switch plate.
+# Everything a procedural variant may change (dreamteam/env/procgen/keys.py writes this block):
+# palette and group_colours (one colour per door group), the 2x2 shapes (1 = drawn) of keys, plates
+# and open doors, the (dx, dy) step of each action, and the map of each level. Map legend: "#" wall,
+# "." floor, "P" start, "E" exit; per colour group: "RYVO" closed door, "ryvo" open door, "1234" key,
+# "5678" switch plate.
+# --- variant data: generated, do not edit ---
+VARIANT = {
+    "palette": {"floor": 5, "wall": 3, "player": 9, "exit": 14},
+    "group_colours": [8, 11, 15, 12],
+    "shapes": {"key": [[1, 0], [0, 1]], "plate": [[0, 0], [1, 1]], "open": [[1, 0], [0, 0]]},
+    "moves": {"ACTION1": [0, -1], "ACTION2": [0, 1], "ACTION3": [-1, 0], "ACTION4": [1, 0]},
+    "levels": [
+        {
+            "rows": [
+                "#########",
+                "#P..#...#",
+                "#...R.E.#",
+                "#.1.#...#",
+                "#########",
+            ],
+        },
+        {
+            "rows": [
+                "###########",
+                "#P..#.....#",
+                "#...R..2..#",
+                "#.1.#######",
+                "#...Y.....#",
+                "#...#...E.#",
+                "###########",
+            ],
+        },
+        {
+            "rows": [
+                "###########",
+                "#P....#...#",
+                "#.....V.E.#",
+                "#..7..#...#",
+                "###########",
+            ],
+        },
+        {
+            "rows": [
+                "#############",
+                "#P....v.....#",
+                "#.....#..7..#",
+                "#######V#####",
+                "#.....#.....#",
+                "#..E..R..1..#",
+                "#############",
+            ],
+        },
+        {
+            "rows": [
+                "#############",
+                "#P..#.1.#...#",
+                "#.7.o...O.E.#",
+                "#.8.#...#...#",
+                "#V####R######",
+                "#...........#",
+                "#############",
+            ],
+        },
+        {
+            "rows": [
+                "###############",
+                "#P..#.....#...#",
+                "#...V..2..#.E.#",
+                "#.7.#..8..#...#",
+                "##v########Y###",
+                "#.....O.......#",
+                "###############",
+            ],
+        },
+    ],
+}
+# --- end of variant data ---
+
+PALETTE: dict[str, int] = VARIANT["palette"]
+FLOOR = PALETTE["floor"]  # background
+WALL = PALETTE["wall"]
+PLAYER = PALETTE["player"]
+EXIT = PALETTE["exit"]
+GROUP_COLOURS: tuple[int, ...] = tuple(VARIANT["group_colours"])
+
 CLOSED_DOORS = "RYVO"
 OPEN_DOORS = "ryvo"
 KEYS = "1234"
 PLATES = "5678"
 
-SHAPES: dict[str, list[list[int]]] = {
-    "solid": [[1, 1], [1, 1]],
-    "key": [[1, -1], [-1, 1]],
-    "plate": [[-1, -1], [1, 1]],
-    "open": [[1, -1], [-1, -1]],
-}
+SHAPES: dict[str, list[list[int]]] = {"solid": [[1, 1], [1, 1]], **VARIANT["shapes"]}
 
 MOVES: dict[GameAction, tuple[int, int]] = {
-    GameAction.ACTION1: (0, -1),
-    GameAction.ACTION2: (0, 1),
-    GameAction.ACTION3: (-1, 0),
-    GameAction.ACTION4: (1, 0),
+    GameAction[name]: (dx, dy) for name, (dx, dy) in VARIANT["moves"].items()
 }
 
-LEVELS: list[list[str]] = [
-    [
-        "#########",
-        "#P..#...#",
-        "#...R.E.#",
-        "#.1.#...#",
-        "#########",
-    ],
-    [
-        "###########",
-        "#P..#.....#",
-        "#...R..2..#",
-        "#.1.#######",
-        "#...Y.....#",
-        "#...#...E.#",
-        "###########",
-    ],
-    [
-        "###########",
-        "#P....#...#",
-        "#.....V.E.#",
-        "#..7..#...#",
-        "###########",
-    ],
-    [
-        "#############",
-        "#P....v.....#",
-        "#.....#..7..#",
-        "#######V#####",
-        "#.....#.....#",
-        "#..E..R..1..#",
-        "#############",
-    ],
-    [
-        "#############",
-        "#P..#.1.#...#",
-        "#.7.o...O.E.#",
-        "#.8.#...#...#",
-        "#V####R######",
-        "#...........#",
-        "#############",
-    ],
-    [
-        "###############",
-        "#P..#.....#...#",
-        "#...V..2..#.E.#",
-        "#.7.#..8..#...#",
-        "##v########Y###",
-        "#.....O.......#",
-        "###############",
-    ],
-]
+LEVELS: list[list[str]] = [level["rows"] for level in VARIANT["levels"]]
 
 
 GROUP_KINDS = ((CLOSED_DOORS, "solid"), (OPEN_DOORS, "open"), (KEYS, "key"), (PLATES, "plate"))
@@ -135,13 +154,16 @@ def build_level(index: int, rows: list[str]) -> Level:
 
 
 class Keys(ARCBaseGame):
-    """Lead the blue player through grey walls to the green exit; coloured doors block the way.
+    """Lead the player through walls to the exit; coloured doors block the way.
 
-    ACTION1-4 move up, down, left, right by one cell. Solid coloured blocks are closed doors; a door
-    shown as a single corner dot is open and can be walked through. Stepping on a key (diagonal
-    pair of dots) removes it and every door of its colour for good. Stepping on a switch plate
-    (a low bar) toggles every door of its colour: closed ones open, open ones close. The plate
-    stays and works again. Later levels mix several colours, so the order of visits matters.
+    ACTION1-4 each move the player one cell (v1: up, down, left, right). Solid coloured blocks are
+    closed doors; a door drawn with its open shape (v1: a single corner dot) can be walked through.
+    Stepping on a key (v1: diagonal pair of dots) removes it and every door of its colour for good.
+    Stepping on a switch plate (v1: a low bar) toggles every door of its colour: closed ones open,
+    open ones close. The plate stays and works again. Later levels mix several colours, so the
+    order of visits matters. v1 colours: blue player, grey walls, green exit, red/yellow/violet/
+    orange groups; generated variants recolour every kind, reshape keys, plates and open doors and
+    permute the directions of ACTION1-4.
     """
 
     def __init__(self, seed: int = 0) -> None:

@@ -7,102 +7,112 @@ from typing import Any
 import numpy as np
 from arcengine import ARCBaseGame, BlockingMode, Camera, Level, Sprite
 
-FLOOR = 5  # black
-WALL = 3  # grey
-LAVA = 8  # red
-SENTRY = 12  # orange
-GOAL = 14  # green
-PLAYER = 9  # blue
-
-# ACTION1..4 move up/down/left/right, ACTION5 waits one tick.
-MOVES: dict[int, tuple[int, int]] = {1: (0, -1), 2: (0, 1), 3: (-1, 0), 4: (1, 0), 5: (0, 0)}
-STEP_OF_LETTER: dict[str, tuple[int, int]] = {"U": (0, -1), "D": (0, 1), "L": (-1, 0), "R": (1, 0)}
-
+# --- variant data: generated, do not edit ---
+# Everything a procedural variant may change (dreamteam/env/procgen/lava.py writes this block).
 # Map legend: '#' wall, '.' floor, 'L' lava, 'P' player start, 'G' goal.
 # A sentry is (x, y, moves): it takes one move per action and repeats the moves forever.
-LEVELS: tuple[dict[str, Any], ...] = (
-    {
-        "map": (
-            "########",
-            "#P.....#",
-            "#.LL...#",
-            "#.LL.L.#",
-            "#....L.#",
-            "#LLL.L.#",
-            "#....LG#",
-            "########",
-        ),
-        "sentries": (),
-    },
-    {
-        "map": (
-            "##########",
-            "#P..L....#",
-            "#LL.L.LL.#",
-            "#...L..L.#",
-            "#.LLLL.L.#",
-            "#......L.#",
-            "#LLLLL.L.#",
-            "#G...L...#",
-            "#LLL...L.#",
-            "##########",
-        ),
-        "sentries": (),
-    },
-    {
-        "map": (
-            "##########",
-            "#P...L...#",
-            "#....L...#",
-            "#....L...#",
-            "#........#",
-            "#....L...#",
-            "#....L..G#",
-            "#....L...#",
-            "##########",
-        ),
-        "sentries": ((6, 1, "DDDDDDUUUUUU"),),
-    },
-    {
-        "map": (
-            "############",
-            "#..L.......#",
-            "#..L.LLLLL.#",
-            "#..L.L...L.#",
-            "#....L.G.L.#",
-            "#..L.L...L.#",
-            "#..L.LL.LL.#",
-            "#..L.......#",
-            "#LLLLLLLL.L#",
-            "#..........#",
-            "#PLLLLLLLLL#",
-            "############",
-        ),
-        "sentries": ((4, 7, "RRRRRRLLLLLL"), (5, 9, "RRRRRLLLLLLLLLRRRR")),
-    },
-    {
-        "map": (
-            "#############",
-            "#P..L.......#",
-            "#...L.LLLLL.#",
-            "#...L.......#",
-            "#.......L...#",
-            "#LLLL.LLL.LL#",
-            "#.....L.....#",
-            "#.LLL.L.LLL.#",
-            "#.L.......L.#",
-            "#.L.LLLLL.L.#",
-            "#.....G.....#",
-            "#LLLL...LLLL#",
-            "#############",
-        ),
-        "sentries": (
-            (5, 1, "DDDDDDDUUUUUUU"),
-            (7, 3, "RRRRLLLL"),
-            (3, 8, "RRRRRRLLLLLL"),
-        ),
-    },
-)
+# "moves" maps ACTION1-4 to their (dx, dy) step; ACTION5 always waits.
+VARIANT = {
+    "palette": {"floor": 5, "wall": 3, "lava": 8, "sentry": 12, "goal": 14, "player": 9},
+    "moves": {"ACTION1": (0, -1), "ACTION2": (0, 1), "ACTION3": (-1, 0), "ACTION4": (1, 0)},
+    "levels": (
+        {
+            "map": (
+                "########",
+                "#P.....#",
+                "#.LL...#",
+                "#.LL.L.#",
+                "#....L.#",
+                "#LLL.L.#",
+                "#....LG#",
+                "########",
+            ),
+            "sentries": (),
+        },
+        {
+            "map": (
+                "##########",
+                "#P..L....#",
+                "#LL.L.LL.#",
+                "#...L..L.#",
+                "#.LLLL.L.#",
+                "#......L.#",
+                "#LLLLL.L.#",
+                "#G...L...#",
+                "#LLL...L.#",
+                "##########",
+            ),
+            "sentries": (),
+        },
+        {
+            "map": (
+                "##########",
+                "#P...L...#",
+                "#....L...#",
+                "#....L...#",
+                "#........#",
+                "#....L...#",
+                "#....L..G#",
+                "#....L...#",
+                "##########",
+            ),
+            "sentries": ((6, 1, "DDDDDDUUUUUU"),),
+        },
+        {
+            "map": (
+                "############",
+                "#..L.......#",
+                "#..L.LLLLL.#",
+                "#..L.L...L.#",
+                "#....L.G.L.#",
+                "#..L.L...L.#",
+                "#..L.LL.LL.#",
+                "#..L.......#",
+                "#LLLLLLLL.L#",
+                "#..........#",
+                "#PLLLLLLLLL#",
+                "############",
+            ),
+            "sentries": ((4, 7, "RRRRRRLLLLLL"), (5, 9, "RRRRRLLLLLLLLLRRRR")),
+        },
+        {
+            "map": (
+                "#############",
+                "#P..L.......#",
+                "#...L.LLLLL.#",
+                "#...L.......#",
+                "#.......L...#",
+                "#LLLL.LLL.LL#",
+                "#.....L.....#",
+                "#.LLL.L.LLL.#",
+                "#.L.......L.#",
+                "#.L.LLLLL.L.#",
+                "#.....G.....#",
+                "#LLLL...LLLL#",
+                "#############",
+            ),
+            "sentries": (
+                (5, 1, "DDDDDDDUUUUUUU"),
+                (7, 3, "RRRRLLLL"),
+                (3, 8, "RRRRRRLLLLLL"),
+            ),
+        },
+    ),
+}
+# --- end of variant data ---
+
+FLOOR: int = VARIANT["palette"]["floor"]
+WALL: int = VARIANT["palette"]["wall"]
+LAVA: int = VARIANT["palette"]["lava"]
+SENTRY: int = VARIANT["palette"]["sentry"]
+GOAL: int = VARIANT["palette"]["goal"]
+PLAYER: int = VARIANT["palette"]["player"]
+MOVES: dict[int, tuple[int, int]] = {
+    int(name.removeprefix("ACTION")): (int(dx), int(dy)) for name, (dx, dy) in VARIANT["moves"].items()
+}
+MOVES[5] = (0, 0)  # ACTION5 waits one tick
+LEVELS: tuple[dict[str, Any], ...] = tuple(VARIANT["levels"])
+STEP_OF_LETTER: dict[str, tuple[int, int]] = {"U": (0, -1), "D": (0, 1), "L": (-1, 0), "R": (1, 0)}
 
 
 def route_cells(x: int, y: int, moves: str) -> list[tuple[int, int]]:
@@ -137,7 +147,8 @@ class Lava(ARCBaseGame):
     Grey walls block. Stepping onto red lava ends the level (GAME_OVER). Orange sentries walk a
     fixed patrol, one cell per action (waiting and bumping into walls also pass time); sharing a
     cell with a sentry, or swapping cells with one, ends the level too. Early levels have lava only;
-    later levels add sentries, so you must time your crossing.
+    later levels add sentries, so you must time your crossing. (Colours and key directions are v1's;
+    procedural variants change them, see VARIANT.)
     """
 
     walls: set[tuple[int, int]]

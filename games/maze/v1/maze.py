@@ -5,122 +5,130 @@ from __future__ import annotations
 import numpy as np
 from arcengine import ARCBaseGame, Camera, GameAction, Level, Sprite
 
-FLOOR = 5  # black background
-WALL = 3  # grey
-PLAYER = 9  # blue
-EXIT = 14  # green
-BAR = 11  # yellow: one cell per move left
+# Everything a procedural variant may change (dreamteam/env/procgen/maze.py writes this block):
+# palette: colour of each object kind; moves: the (dx, dy) step of each action;
+# levels: rows ("#" wall, "." floor, "P" start, "E" exit) and move budget of each level.
+# --- variant data: generated, do not edit ---
+VARIANT = {
+    "palette": {"floor": 5, "wall": 3, "player": 9, "exit": 14, "bar": 11},
+    "moves": {"ACTION1": [0, -1], "ACTION2": [0, 1], "ACTION3": [-1, 0], "ACTION4": [1, 0]},
+    "levels": [
+        {
+            "rows": [
+                "#######",
+                "#E....#",
+                "#####.#",
+                "#.....#",
+                "#.#####",
+                "#....P#",
+                "#######",
+            ],
+            "budget": 24,
+        },
+        {
+            "rows": [
+                "#########",
+                "#P#....E#",
+                "#.#.#####",
+                "#.#.#...#",
+                "#.#.#.#.#",
+                "#.#...#.#",
+                "#.#####.#",
+                "#.......#",
+                "#########",
+            ],
+            "budget": 36,
+        },
+        {
+            "rows": [
+                "###########",
+                "#E..#.....#",
+                "###.#.#.#.#",
+                "#P#.#.#...#",
+                "#.#.###.#.#",
+                "#.#.....#.#",
+                "#.#######.#",
+                "#.#.....#.#",
+                "#.#.###.#.#",
+                "#.....#...#",
+                "###########",
+            ],
+            "budget": 42,
+        },
+        {
+            "rows": [
+                "#############",
+                "#.#.......#.#",
+                "#.#.#.#.#.#.#",
+                "#.....#.....#",
+                "#######.###.#",
+                "#.....#.#...#",
+                "#.###.#.#.###",
+                "#.#.#...#.#.#",
+                "#.#.#####.#.#",
+                "#.#....P#...#",
+                "#.#.#######.#",
+                "#E#.........#",
+                "#############",
+            ],
+            "budget": 51,
+        },
+        {
+            "rows": [
+                "###############",
+                "#.........#...#",
+                "#######.#.#.#.#",
+                "#...........#.#",
+                "#.###.#########",
+                "#.#.....#.....#",
+                "#.#.###.#.###.#",
+                "#...#.#.....#.#",
+                "#.###.#######.#",
+                "#.......#...#.#",
+                "#######.#.#.#.#",
+                "#.....#.#.#...#",
+                "#.#.#.#.#.#####",
+                "#P..#...#....E#",
+                "###############",
+            ],
+            "budget": 62,
+        },
+        {
+            "rows": [
+                "###############",
+                "#.............#",
+                "###.#.###.#.###",
+                "#.........#...#",
+                "#.#######.###.#",
+                "#...#.....#...#",
+                "###.#.###.#.###",
+                "#...#...#.....#",
+                "#.#####.#.###.#",
+                "#.#...#.....#.#",
+                "#.#.#.#.#####.#",
+                "#.#.#P#.......#",
+                "#.#.#####.#.#.#",
+                "#E#.........#.#",
+                "###############",
+            ],
+            "budget": 50,
+        },
+    ],
+}
+# --- end of variant data ---
+
+PALETTE: dict[str, int] = VARIANT["palette"]
+FLOOR = PALETTE["floor"]  # background, floor and spent budget
+WALL = PALETTE["wall"]
+PLAYER = PALETTE["player"]
+EXIT = PALETTE["exit"]
+BAR = PALETTE["bar"]  # one cell per move left
 
 MOVES: dict[GameAction, tuple[int, int]] = {
-    GameAction.ACTION1: (0, -1),
-    GameAction.ACTION2: (0, 1),
-    GameAction.ACTION3: (-1, 0),
-    GameAction.ACTION4: (1, 0),
+    GameAction[name]: (dx, dy) for name, (dx, dy) in VARIANT["moves"].items()
 }
 
-# Each level: ("#" wall, "." floor, "P" start, "E" exit), move budget.
-LEVELS: list[tuple[list[str], int]] = [
-    (
-        [
-            "#######",
-            "#E....#",
-            "#####.#",
-            "#.....#",
-            "#.#####",
-            "#....P#",
-            "#######",
-        ],
-        24,
-    ),
-    (
-        [
-            "#########",
-            "#P#....E#",
-            "#.#.#####",
-            "#.#.#...#",
-            "#.#.#.#.#",
-            "#.#...#.#",
-            "#.#####.#",
-            "#.......#",
-            "#########",
-        ],
-        36,
-    ),
-    (
-        [
-            "###########",
-            "#E..#.....#",
-            "###.#.#.#.#",
-            "#P#.#.#...#",
-            "#.#.###.#.#",
-            "#.#.....#.#",
-            "#.#######.#",
-            "#.#.....#.#",
-            "#.#.###.#.#",
-            "#.....#...#",
-            "###########",
-        ],
-        42,
-    ),
-    (
-        [
-            "#############",
-            "#.#.......#.#",
-            "#.#.#.#.#.#.#",
-            "#.....#.....#",
-            "#######.###.#",
-            "#.....#.#...#",
-            "#.###.#.#.###",
-            "#.#.#...#.#.#",
-            "#.#.#####.#.#",
-            "#.#....P#...#",
-            "#.#.#######.#",
-            "#E#.........#",
-            "#############",
-        ],
-        51,
-    ),
-    (
-        [
-            "###############",
-            "#.........#...#",
-            "#######.#.#.#.#",
-            "#...........#.#",
-            "#.###.#########",
-            "#.#.....#.....#",
-            "#.#.###.#.###.#",
-            "#...#.#.....#.#",
-            "#.###.#######.#",
-            "#.......#...#.#",
-            "#######.#.#.#.#",
-            "#.....#.#.#...#",
-            "#.#.#.#.#.#####",
-            "#P..#...#....E#",
-            "###############",
-        ],
-        62,
-    ),
-    (
-        [
-            "###############",
-            "#.............#",
-            "###.#.###.#.###",
-            "#.........#...#",
-            "#.#######.###.#",
-            "#...#.....#...#",
-            "###.#.###.#.###",
-            "#...#...#.....#",
-            "#.#####.#.###.#",
-            "#.#...#.....#.#",
-            "#.#.#.#.#####.#",
-            "#.#.#P#.......#",
-            "#.#.#####.#.#.#",
-            "#E#.........#.#",
-            "###############",
-        ],
-        50,
-    ),
-]
+LEVELS: list[tuple[list[str], int]] = [(level["rows"], level["budget"]) for level in VARIANT["levels"]]
 
 
 def find_cell(rows: list[str], char: str) -> tuple[int, int]:
@@ -137,7 +145,7 @@ def bar_rows(budget: int, width: int) -> int:
 
 
 def bar_pixels(remaining: int, budget: int, width: int) -> np.ndarray:
-    """HUD pixels: `remaining` yellow cells in reading order, spent cells transparent."""
+    """HUD pixels: `remaining` bar-coloured cells in reading order, spent cells transparent."""
     cells = np.full(bar_rows(budget, width) * width, -1, dtype=np.int8)
     cells[:remaining] = BAR
     return cells.reshape(-1, width)
@@ -160,10 +168,12 @@ def build_level(index: int, rows: list[str], budget: int) -> Level:
 
 
 class Maze(ARCBaseGame):
-    """Walk the blue square through the grey-walled maze to the green exit.
+    """Walk the player square through the walled maze to the exit square.
 
-    ACTION1-4 move up, down, left, right by one cell; walking into a wall does nothing.
-    Every move costs one unit of the yellow bar under the maze (one cell per move left).
+    ACTION1-4 each move the player one cell (v1: up, down, left, right; v1 colours: blue player,
+    grey walls, green exit, yellow bar; generated variants permute the directions and recolour
+    every kind); walking into a wall does nothing.
+    Every move costs one unit of the bar under the maze (one cell per move left).
     Reaching the exit completes the level; using the last unit anywhere else is GAME_OVER.
     Mazes grow and the budget gets tighter with each level (the last has no slack at all).
     """

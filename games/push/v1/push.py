@@ -5,73 +5,94 @@ from __future__ import annotations
 import numpy as np
 from arcengine import ARCBaseGame, Camera, GameAction, Level, Sprite
 
-FLOOR = 5  # black background
-WALL = 3  # grey
-PLAYER = 9  # blue
-TARGET = 6  # magenta floor mark
-BLOCK = 12  # orange
-BLOCK_ON_TARGET = 14  # green
+# Everything a procedural variant may change (dreamteam/env/procgen/push.py writes this block):
+# palette: colour of each object kind; moves: the (dx, dy) step of each action; levels: the room of
+# each level. Legend: "#" wall, "." floor, "P" player, "B" block, "T" target, "*" block on target,
+# "+" player on target.
+# --- variant data: generated, do not edit ---
+VARIANT = {
+    "palette": {"floor": 5, "wall": 3, "player": 9, "target": 6, "block": 12, "block_on_target": 14},
+    "moves": {"ACTION1": [0, -1], "ACTION2": [0, 1], "ACTION3": [-1, 0], "ACTION4": [1, 0]},
+    "levels": [
+        {
+            "rows": [
+                "#######",
+                "#.....#",
+                "#.B.TP#",
+                "#.....#",
+                "#######",
+            ],
+        },
+        {
+            "rows": [
+                "########",
+                "#P.....#",
+                "#.##T..#",
+                "#.#..B.#",
+                "#......#",
+                "########",
+            ],
+        },
+        {
+            "rows": [
+                "########",
+                "#...#.P#",
+                "#.T.B..#",
+                "#..#BT.#",
+                "#......#",
+                "########",
+            ],
+        },
+        {
+            "rows": [
+                "########",
+                "###..P##",
+                "#...#..#",
+                "#.T..T.#",
+                "#..#BB.#",
+                "##...###",
+                "########",
+            ],
+        },
+        {
+            "rows": [
+                "#########",
+                "##.....##",
+                "#.B#.#BP#",
+                "#.BTTT..#",
+                "#..#.#..#",
+                "##.....##",
+                "#########",
+            ],
+        },
+        {
+            "rows": [
+                "#########",
+                "##P..####",
+                "#..#.B.##",
+                "#.TT.T..#",
+                "#.BB#...#",
+                "###...###",
+                "#########",
+            ],
+        },
+    ],
+}
+# --- end of variant data ---
+
+PALETTE: dict[str, int] = VARIANT["palette"]
+FLOOR = PALETTE["floor"]  # background
+WALL = PALETTE["wall"]
+PLAYER = PALETTE["player"]
+TARGET = PALETTE["target"]  # floor mark
+BLOCK = PALETTE["block"]
+BLOCK_ON_TARGET = PALETTE["block_on_target"]
 
 MOVES: dict[GameAction, tuple[int, int]] = {
-    GameAction.ACTION1: (0, -1),
-    GameAction.ACTION2: (0, 1),
-    GameAction.ACTION3: (-1, 0),
-    GameAction.ACTION4: (1, 0),
+    GameAction[name]: (dx, dy) for name, (dx, dy) in VARIANT["moves"].items()
 }
 
-# Legend: "#" wall, "." floor, "P" player, "B" block, "T" target, "*" block on target, "+" player on target.
-LEVELS: list[list[str]] = [
-    [
-        "#######",
-        "#.....#",
-        "#.B.TP#",
-        "#.....#",
-        "#######",
-    ],
-    [
-        "########",
-        "#P.....#",
-        "#.##T..#",
-        "#.#..B.#",
-        "#......#",
-        "########",
-    ],
-    [
-        "########",
-        "#...#.P#",
-        "#.T.B..#",
-        "#..#BT.#",
-        "#......#",
-        "########",
-    ],
-    [
-        "########",
-        "###..P##",
-        "#...#..#",
-        "#.T..T.#",
-        "#..#BB.#",
-        "##...###",
-        "########",
-    ],
-    [
-        "#########",
-        "##.....##",
-        "#.B#.#BP#",
-        "#.BTTT..#",
-        "#..#.#..#",
-        "##.....##",
-        "#########",
-    ],
-    [
-        "#########",
-        "##P..####",
-        "#..#.B.##",
-        "#.TT.T..#",
-        "#.BB#...#",
-        "###...###",
-        "#########",
-    ],
-]
+LEVELS: list[list[str]] = [level["rows"] for level in VARIANT["levels"]]
 
 
 def cells_of(rows: list[str], chars: str) -> set[tuple[int, int]]:
@@ -80,7 +101,7 @@ def cells_of(rows: list[str], chars: str) -> set[tuple[int, int]]:
 
 
 def block_colour(cell: tuple[int, int], targets: set[tuple[int, int]]) -> list[list[int]]:
-    """Pixels of a block standing on `cell`: green on a target, orange elsewhere."""
+    """Pixels of a block standing on `cell`: BLOCK_ON_TARGET on a target, BLOCK elsewhere."""
     return [[BLOCK_ON_TARGET if cell in targets else BLOCK]]
 
 
@@ -100,12 +121,14 @@ def build_level(index: int, rows: list[str]) -> Level:
 
 
 class Push(ARCBaseGame):
-    """Push every orange block onto a magenta target square.
+    """Push every block onto a target square.
 
-    ACTION1-4 move the blue player up, down, left, right by one cell. Walking into a block pushes
+    ACTION1-4 each move the player one cell (v1: up, down, left, right). Walking into a block pushes
     it one cell if the cell behind it is free floor or target; blocks never move into walls or other
-    blocks, and they cannot be pulled. A block on a target turns green. The level is complete when
+    blocks, and they cannot be pulled. A block on a target changes colour. The level is complete when
     every target holds a block. A block stuck in a corner stays stuck: RESET restarts the level.
+    v1 colours: blue player, grey walls, orange blocks, magenta targets, green block on a target;
+    generated variants recolour every kind and permute the directions of ACTION1-4.
     """
 
     def __init__(self, seed: int = 0) -> None:

@@ -7,49 +7,59 @@ from typing import Any
 import numpy as np
 from arcengine import ARCBaseGame, BlockingMode, Camera, Level, Sprite
 
-FLOOR = 5  # black
-WALL = 3  # grey
-GOAL = 14  # green
-# Avatar colour by how the room maps the keys: plain, left/right swapped, up/down swapped.
-AVATAR = {"plain": 9, "mirror": 12, "flip": 15}  # blue, orange, purple
-
-MOVES: dict[int, tuple[int, int]] = {1: (0, -1), 2: (0, 1), 3: (-1, 0), 4: (1, 0)}
-
+# --- variant data: generated, do not edit ---
+# Everything a procedural variant may change (dreamteam/env/procgen/twin.py writes this block).
+# "moves" maps ACTION1-4 to their (dx, dy) step.
 # Each level is a row of rooms drawn side by side; legend: '#' wall, '.' floor, 'A' avatar, 'G' its goal.
-LEVELS: tuple[dict[str, Any], ...] = (
-    {
-        "rooms": (
-            ("plain", ("#######", "#.....#", "#A...G#", "#.....#", "#######")),
-            ("mirror", ("#######", "#.....#", "#G..A.#", "#.....#", "#######")),
-        )
-    },
-    {
-        "rooms": (
-            ("plain", ("#######", "#A....#", "#.....#", "#.....#", "#....G#", "#######")),
-            ("mirror", ("#######", "#....A#", "#..G..#", "#..#..#", "#.....#", "#######")),
-        )
-    },
-    {
-        "rooms": (
-            ("plain", ("#######", "#...#.#", "###.G.#", "#.....#", "#...A.#", "#######")),
-            ("mirror", ("#######", "#.#..##", "#.....#", "#...A.#", "#..G#.#", "#######")),
-        )
-    },
-    {
-        "rooms": (
-            ("plain", ("#####", "#...#", "#...#", "#.A.#", "#G.##", "#####")),
-            ("mirror", ("#####", "#...#", "#...#", "##AG#", "#...#", "#####")),
-            ("flip", ("#####", "#...#", "#.A.#", "#.G##", "#...#", "#####")),
-        )
-    },
-    {
-        "rooms": (
-            ("plain", ("#####", "#...#", "#..G#", "##..#", "##..#", "#.A.#", "#####")),
-            ("mirror", ("#####", "##..#", "#.G.#", "##..#", "#...#", "#..A#", "#####")),
-            ("flip", ("#####", "#.G##", "#...#", "#...#", "#.#.#", "#..A#", "#####")),
-        )
-    },
-)
+# A room's mode says how it maps the keys (see room_move); "avatar" gives each mode's avatar colour.
+VARIANT = {
+    "palette": {"floor": 5, "wall": 3, "goal": 14, "avatar": {"plain": 9, "mirror": 12, "flip": 15}},
+    "moves": {"ACTION1": (0, -1), "ACTION2": (0, 1), "ACTION3": (-1, 0), "ACTION4": (1, 0)},
+    "levels": (
+        {
+            "rooms": (
+                ("plain", ("#######", "#.....#", "#A...G#", "#.....#", "#######")),
+                ("mirror", ("#######", "#.....#", "#G..A.#", "#.....#", "#######")),
+            )
+        },
+        {
+            "rooms": (
+                ("plain", ("#######", "#A....#", "#.....#", "#.....#", "#....G#", "#######")),
+                ("mirror", ("#######", "#....A#", "#..G..#", "#..#..#", "#.....#", "#######")),
+            )
+        },
+        {
+            "rooms": (
+                ("plain", ("#######", "#...#.#", "###.G.#", "#.....#", "#...A.#", "#######")),
+                ("mirror", ("#######", "#.#..##", "#.....#", "#...A.#", "#..G#.#", "#######")),
+            )
+        },
+        {
+            "rooms": (
+                ("plain", ("#####", "#...#", "#...#", "#.A.#", "#G.##", "#####")),
+                ("mirror", ("#####", "#...#", "#...#", "##AG#", "#...#", "#####")),
+                ("flip", ("#####", "#...#", "#.A.#", "#.G##", "#...#", "#####")),
+            )
+        },
+        {
+            "rooms": (
+                ("plain", ("#####", "#...#", "#..G#", "##..#", "##..#", "#.A.#", "#####")),
+                ("mirror", ("#####", "##..#", "#.G.#", "##..#", "#...#", "#..A#", "#####")),
+                ("flip", ("#####", "#.G##", "#...#", "#...#", "#.#.#", "#..A#", "#####")),
+            )
+        },
+    ),
+}
+# --- end of variant data ---
+
+FLOOR: int = VARIANT["palette"]["floor"]
+WALL: int = VARIANT["palette"]["wall"]
+GOAL: int = VARIANT["palette"]["goal"]
+AVATAR: dict[str, int] = dict(VARIANT["palette"]["avatar"])
+MOVES: dict[int, tuple[int, int]] = {
+    int(name.removeprefix("ACTION")): (int(dx), int(dy)) for name, (dx, dy) in VARIANT["moves"].items()
+}
+LEVELS: tuple[dict[str, Any], ...] = tuple(VARIANT["levels"])
 
 
 def _parse_rooms(rooms: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, Any]:
@@ -79,12 +89,20 @@ def _parse_rooms(rooms: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, An
 
 
 def room_move(mode: str, action: int) -> tuple[int, int]:
-    """The step an avatar in a room of this mode takes for a key."""
+    """The step an avatar in a room of this mode takes for a key.
+
+    plain: as the key says; mirror: left/right swapped; flip: up/down swapped; reverse: both swapped;
+    turn: the key's direction turned a quarter clockwise (up -> right -> down -> left).
+    """
     dx, dy = MOVES[action]
     if mode == "mirror":
         return -dx, dy
     if mode == "flip":
         return dx, -dy
+    if mode == "reverse":
+        return -dx, -dy
+    if mode == "turn":
+        return -dy, dx
     return dx, dy
 
 
@@ -104,7 +122,8 @@ class Twin(ARCBaseGame):
     the key, the orange one has left and right swapped, the purple one has up and down swapped.
     Grey walls block each avatar separately (a blocked avatar stays while the others move), which is
     the only way to change how the avatars sit relative to each other. Later levels add a third
-    avatar and inner walls.
+    avatar and inner walls. (Colours, key directions and room modes are v1's; procedural variants
+    change them, see VARIANT and room_move.)
     """
 
     walls: set[tuple[int, int]]

@@ -151,6 +151,38 @@ class TimerWorld(World):
         return False
 
 
+class CopyWorld(World):
+    """A target panel and a canvas side by side; a click on a canvas cell advances its colour along a cycle."""
+
+    def __init__(self, seed: int = 0, size: int = 3, cycle: Sequence[int] = (0, 9, 8), background: int = 5,
+                 scale: int = 6) -> None:
+        rng = random.Random(seed)
+        self.cycle, self.size, self.scale, self.letterbox = list(cycle), size, scale, background
+        self.grid = np.full((size + 2, 2 * size + 3), background, dtype=np.int8)
+        self.grid[1 : size + 1, 1 : size + 1] = [[rng.choice(cycle) for _ in range(size)] for _ in range(size)]
+        self.grid[1 : size + 1, size + 2 : 2 * size + 2] = cycle[0]
+
+    def target(self) -> np.ndarray:
+        """The pattern to copy."""
+        return self.grid[1 : self.size + 1, 1 : self.size + 1]
+
+    def canvas(self) -> np.ndarray:
+        """The clickable panel."""
+        return self.grid[1 : self.size + 1, self.size + 2 : 2 * self.size + 2]
+
+    def apply(self, action: dict[str, Any]) -> bool:
+        """Cycle the clicked canvas cell; True once the canvas equals the target."""
+        if action["action"] != "ACTION6":
+            return False
+        ox, oy = self.offset()
+        cx, cy = (action["x"] - ox) // self.scale, (action["y"] - oy) // self.scale
+        col, row = cx - (self.size + 2), cy - 1
+        if 0 <= col < self.size and 0 <= row < self.size:
+            value = int(self.canvas()[row, col])
+            self.canvas()[row, col] = self.cycle[(self.cycle.index(value) + 1) % len(self.cycle)]
+        return bool(np.array_equal(self.canvas(), self.target()))
+
+
 def record(world: World, policy: Callable[[World, int], dict[str, Any]], steps: int) -> list[dict[str, Any]]:
     """Run `policy` for `steps` steps and return the transitions."""
     return [world.step(policy(world, i), i) for i in range(steps)]

@@ -1,0 +1,51 @@
+"""Procedural variants of the bundled game families: a registry, and `write_variant` that writes and verifies one.
+
+Seeds 1-99 are development seeds; seeds 1000 and up are held out for measurement (docs/procgen.md).
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+from dreamteam.env.procgen.common import FamilySpec, VariantData, write_and_verify
+from dreamteam.errors import UserError
+
+# Family name -> module exposing `FAMILY: FamilySpec`. Adding a family is adding one line here.
+FAMILIES: dict[str, str] = {
+    "maze": "dreamteam.env.procgen.maze",
+    "keys": "dreamteam.env.procgen.keys",
+    "push": "dreamteam.env.procgen.push",
+    "flip": "dreamteam.env.procgen.flip",
+}
+
+
+def family_names() -> list[str]:
+    """Every registered family, sorted."""
+    return sorted(FAMILIES)
+
+
+def load_family(name: str) -> FamilySpec:
+    """The FamilySpec of a registered family (its module is imported only now)."""
+    if name not in FAMILIES:
+        raise UserError(f"unknown game family {name!r} (known: {', '.join(family_names())})")
+    spec = importlib.import_module(FAMILIES[name]).FAMILY
+    if not isinstance(spec, FamilySpec):
+        raise TypeError(f"{FAMILIES[name]}.FAMILY must be a FamilySpec, got {type(spec).__name__}")
+    return spec
+
+
+def generate(family: str, seed: int) -> VariantData:
+    """The variant data of one family and seed (deterministic)."""
+    return load_family(family).generate(seed)
+
+
+def write_variant(family: str, seed: int, out_dir: Path) -> Path:
+    """Generate, plan, write `<out_dir>/<family>/s<seed>/` and verify it through the toolkit; return the directory.
+
+    Raises VariantError with the reason when the toolkit cannot load the variant or the planner's
+    solution does not complete every level.
+    """
+    spec = load_family(family)
+    data = spec.generate(seed)
+    return write_and_verify(Path(out_dir), data, spec.plan(data))

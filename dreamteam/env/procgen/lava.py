@@ -1,0 +1,337 @@
+"""Procedural `lava`: random lava fields with patrolling sentries, planned by BFS over (cell, sentry phase)."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import deque
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from dreamteam.env.procgen.common import (
+    FamilySpec,
+    VariantData,
+    VariantError,
+    draw_moves,
+    draw_palette,
+    keyboard_actions,
+    rng_for,
+)
+from dreamteam.types import Action
+
+NAME = "lava"
+Cell = tuple[int, int]
+WAIT: Cell = (0, 0)
+STEPS: tuple[Cell, ...] = (WAIT, (0, -1), (0, 1), (-1, 0), (1, 0))
+LETTER_OF_STEP: dict[Cell, str] = {(0, -1): "U", (0, 1): "D", (-1, 0): "L", (1, 0): "R"}
+STEP_OF_LETTER: dict[str, Cell] = {letter: step for step, letter in LETTER_OF_STEP.items()}
+MAX_PERIOD = 24
+CANDIDATES = 10
+
+
+@dataclass(frozen=True)
+class LevelPlan:
+    """Knobs of one generated level: size, how much lava and wall, how many sentries."""
+
+    width: int
+    height: int
+    lava_segments: int
+    wall_segments: int
+    sentries: int
+
+
+@dataclass(frozen=True)
+class LavaLevel:
+    """A parsed level: walls, lava, start, goal and each sentry's cells at ticks 0, 1, ..."""
+
+    walls: frozenset[Cell]
+    lava: frozenset[Cell]
+    player: Cell
+    goal: Cell
+    routes: tuple[tuple[Cell, ...], ...]
+
+    @property
+    def period(self) -> int:
+        """Ticks after which every sentry is back where it started."""
+        return math.lcm(*(len(r) for r in self.routes)) if self.routes else 1
+
+
+def route_cells(x: int, y: int, moves: str) -> tuple[Cell, ...]:
+    """The cells a sentry occupies at ticks 0, 1, ... (one cycle), as the game module computes them."""
+    cells = [(x, y)]
+    for letter in moves:
+        dx, dy = STEP_OF_LETTER[letter]
+        x, y = x + dx, y + dy
+        cells.append((x, y))
+    if cells[-1] != cells[0]:
+        raise VariantError(f"sentry route {moves!r} from {cells[0]} does not return to its start")
+    return tuple(cells[:-1])
+
+
+def parse_level(spec: Mapping[str, Any]) -> LavaLevel:
+    """The level a `VARIANT["levels"]` entry describes."""
+    rows: Sequence[str] = spec["map"]
+    cells = {(x, y): ch for y, row in enumerate(rows) for x, ch in enumerate(row)}
+    return LavaLevel(
+        walls=frozenset(c for c, ch in cells.items() if ch == "#"),
+        lava=frozenset(c for c, ch in cells.items() if ch == "L"),
+        player=next(c for c, ch in cells.items() if ch == "P"),
+        goal=next(c for c, ch in cells.items() if ch == "G"),
+        routes=tuple(route_cells(int(x), int(y), str(m)) for x, y, m in spec["sentries"]),
+    )
+
+
+def _next_cell(level: LavaLevel, cell: Cell, tick: int, step: Cell, *, sentries: bool) -> Cell | None:
+    """Where the player stands after `step` at `tick`, or None when that step kills it (the game's rules)."""
+    target = (cell[0] + step[0], cell[1] + step[1])
+    new = cell if target in level.walls else target
+    if new in level.lava:
+        return None
+    if sentries:
+        for route in level.routes:
+            before, after = route[tick % len(route)], route[(tick + 1) % len(route)]
+            if new == after or (new == before and after == cell):
+                return None
+    return new
+
+
+def shortest_steps(level: LavaLevel, *, sentries: bool = True) -> list[Cell] | None:
+    """Fewest safe steps (WAIT included) from the start to the goal, or None if there is no way."""
+    period = level.period if sentries else 1
+    start = (level.player, 0)
+    parents: dict[tuple[Cell, int], tuple[tuple[Cell, int], Cell] | None] = {start: None}
+    queue = deque([start])
+    while queue:
+        cell, phase = queue.popleft()
+        for step in STEPS if sentries else STEPS[1:]:
+            new = _next_cell(level, cell, phase, step, sentries=sentries)
+            state = (new, (phase + 1) % period) if new is not None else None
+            if state is None or state in parents:
+                continue
+            parents[state] = ((cell, phase), step)
+            if state[0] == level.goal:
+                return _unwind(parents, state)
+            queue.append(state)
+    return None
+
+
+def _unwind(parents: Mapping[Any, tuple[Any, Cell] | None], end: Any) -> list[Cell]:
+    """The steps that led from the search's start to `end`."""
+    steps: list[Cell] = []
+    link = parents[end]
+    while link is not None:
+        previous, step = link
+        steps.append(step)
+        link = parents[previous]
+    return steps[::-1]
+
+
+def level_plan(rng: random.Random, index: int) -> LevelPlan:
+    """Rising difficulty: bigger boards, more lava, then one to three sentries."""
+    width, height = min(15, rng.randint(8, 9) + index), min(15, rng.randint(7, 9) + index)
+    area = (width - 2) * (height - 2)
+    sentries = min(3, [0, 0, 1, 2, 2, 3][min(index, 5)] + (rng.random() < 0.3 and 0 < index < 5))
+    return LevelPlan(
+        width=width,
+        height=height,
+        lava_segments=round(area * (0.09 + 0.025 * index) / 3),
+        wall_segments=round(area * 0.03 / 3),
+        sentries=int(sentries),
+    )
+
+
+def _segment(rng: random.Random, plan: LevelPlan, length: int) -> list[Cell]:
+    """A random horizontal or vertical run of interior cells."""
+    if rng.random() < 0.5:
+        x, y = rng.randint(1, max(1, plan.width - 1 - length)), rng.randint(1, plan.height - 2)
+        return [(x + i, y) for i in range(length) if x + i < plan.width - 1]
+    x, y = rng.randint(1, plan.width - 2), rng.randint(1, max(1, plan.height - 1 - length))
+    return [(x, y + i) for i in range(length) if y + i < plan.height - 1]
+
+
+def _draw_terrain(rng: random.Random, plan: LevelPlan) -> dict[Cell, str]:
+    """Border walls, then runs of lava and a few runs of inner wall on a floor."""
+    grid = {(x, y): "." for x in range(plan.width) for y in range(plan.height)}
+    for x, y in grid:
+        if x in (0, plan.width - 1) or y in (0, plan.height - 1):
+            grid[(x, y)] = "#"
+    for count, kind in ((plan.lava_segments, "L"), (plan.wall_segments, "#")):
+        for _ in range(count):
+            for cell in _segment(rng, plan, rng.randint(2, 5)):
+                grid[cell] = kind
+    return grid
+
+
+def _distances(grid: Mapping[Cell, str], start: Cell) -> dict[Cell, int]:
+    """Floor distances from `start` avoiding walls and lava."""
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        x, y = queue.popleft()
+        for dx, dy in STEPS[1:]:
+            nxt = (x + dx, y + dy)
+            if grid.get(nxt) == "." and nxt not in dist:
+                dist[nxt] = dist[(x, y)] + 1
+                queue.append(nxt)
+    return dist
+
+
+def _ring(corner: Cell, width: int, height: int) -> list[Cell]:
+    """The cells around a width x height rectangle, clockwise from its top-left corner."""
+    x, y = corner
+    top = [(x + i, y) for i in range(width - 1)]
+    right = [(x + width - 1, y + i) for i in range(height - 1)]
+    bottom = [(x + width - 1 - i, y + height - 1) for i in range(width - 1)]
+    left = [(x, y + height - 1 - i) for i in range(height - 1)]
+    return top + right + bottom + left
+
+
+def _patrol_cycle(rng: random.Random, anchor: Cell, free: set[Cell]) -> list[Cell] | None:
+    """A closed patrol through `anchor` over free cells: back and forth along a line, or round a ring."""
+    if rng.random() < 0.3:
+        w, h = rng.randint(2, 3), rng.randint(2, 3)
+        dx, dy = rng.randrange(w), rng.randrange(h)
+        ring = _ring((anchor[0] - dx, anchor[1] - dy), w, h)
+        return ring if anchor in ring and all(c in free for c in ring) else None
+    step = rng.choice(STEPS[1:])
+    run = [anchor]
+    for sign in (1, -1):
+        cell = (anchor[0] + sign * step[0], anchor[1] + sign * step[1])
+        while cell in free and len(run) < 6:
+            run = run + [cell] if sign == 1 else [cell, *run]
+            cell = (cell[0] + sign * step[0], cell[1] + sign * step[1])
+    if len(run) < 3:
+        return None
+    start = rng.randint(0, len(run) - 3)
+    run = run[start : start + rng.randint(3, len(run) - start)]
+    return run + run[-2:0:-1]
+
+
+def _route_of(rng: random.Random, cycle: list[Cell]) -> tuple[int, int, str]:
+    """The game's (x, y, moves) form of a patrol cycle, from a random point and in a random direction."""
+    if rng.random() < 0.5:
+        cycle = cycle[::-1]
+    shift = rng.randrange(len(cycle))
+    cycle = cycle[shift:] + cycle[:shift]
+    moves = "".join(
+        LETTER_OF_STEP[(b[0] - a[0], b[1] - a[1])] for a, b in zip(cycle, cycle[1:] + cycle[:1], strict=True)
+    )
+    return cycle[0][0], cycle[0][1], moves
+
+
+def _place_sentries(
+    rng: random.Random, grid: Mapping[Cell, str], path: Sequence[Cell], count: int
+) -> list[tuple[int, int, str]]:
+    """Sentries whose patrols cross the lava-only shortest path, on disjoint floor cells."""
+    free = {c for c, ch in grid.items() if ch == "."}
+    anchors = [c for c in path[2:-1] if c in free]
+    routes: list[tuple[int, int, str]] = []
+    period = 1
+    for _ in range(12 * count):
+        if len(routes) == count or not anchors:
+            break
+        cycle = _patrol_cycle(rng, rng.choice(anchors), free)
+        if cycle is None or math.lcm(period, len(cycle)) > MAX_PERIOD:
+            continue
+        period = math.lcm(period, len(cycle))
+        free -= set(cycle)
+        routes.append(_route_of(rng, cycle))
+    return routes
+
+
+def _cells_along(start: Cell, steps: Sequence[Cell]) -> list[Cell]:
+    """The cells visited when taking `steps` from `start` (walls ignored: steps come from a search)."""
+    cells = [start]
+    for dx, dy in steps:
+        cells.append((cells[-1][0] + dx, cells[-1][1] + dy))
+    return cells
+
+
+def _candidate(rng: random.Random, plan: LevelPlan) -> tuple[dict[str, Any], float] | None:
+    """One random level and its score (higher is better), or None when it is unusable."""
+    grid = _draw_terrain(rng, plan)
+    floor = [c for c, ch in grid.items() if ch == "."]
+    player = rng.choice(floor)
+    dist = _distances(grid, player)
+    far = max(dist.values())
+    if len(dist) < len(floor) // 2 or far < (plan.width + plan.height) // 2:
+        return None
+    goal = rng.choice([c for c, d in dist.items() if d >= 0.75 * far])
+    grid[player], grid[goal] = "P", "G"
+    path = _cells_along(player, shortest_steps(_level_of(grid, []), sentries=False) or [])
+    sentries = _place_sentries(rng, grid, path, plan.sentries)
+    if len(sentries) < plan.sentries:
+        return None
+    spec = {"map": _rows_of(grid, plan), "sentries": tuple(sentries)}
+    return spec, _score(parse_level(spec), len(path) - 1, plan)
+
+
+def _score(level: LavaLevel, free_length: int, plan: LevelPlan) -> float:
+    """Prefer long plans in which the sentries force a detour or a wait; -inf when unsolvable."""
+    steps = shortest_steps(level)
+    if steps is None or len(steps) > 3 * (plan.width + plan.height):
+        return -math.inf
+    forced = len(steps) - free_length
+    return len(steps) + 3 * forced + (10 if plan.sentries and forced > 0 else 0)
+
+
+def _level_of(grid: Mapping[Cell, str], sentries: list[tuple[int, int, str]]) -> LavaLevel:
+    """Parse an in-progress grid (used before the map rows exist)."""
+    cells = grid.items()
+    return LavaLevel(
+        walls=frozenset(c for c, ch in cells if ch == "#"),
+        lava=frozenset(c for c, ch in cells if ch == "L"),
+        player=next(c for c, ch in cells if ch == "P"),
+        goal=next(c for c, ch in cells if ch == "G"),
+        routes=tuple(route_cells(x, y, m) for x, y, m in sentries),
+    )
+
+
+def _rows_of(grid: Mapping[Cell, str], plan: LevelPlan) -> tuple[str, ...]:
+    """The map rows of a grid."""
+    return tuple("".join(grid[(x, y)] for x in range(plan.width)) for y in range(plan.height))
+
+
+def generate_level(rng: random.Random, index: int) -> dict[str, Any]:
+    """The best of a few random candidate levels for this position in the game."""
+    plan = level_plan(rng, index)
+    best: tuple[dict[str, Any], float] | None = None
+    tried = 0
+    for _ in range(400):
+        found = _candidate(rng, plan)
+        if found is None or found[1] == -math.inf:
+            continue
+        tried += 1
+        if best is None or found[1] > best[1]:
+            best = found
+        if tried == CANDIDATES:
+            break
+    if best is None:
+        raise VariantError(f"lava: no solvable level {index} found for {plan}")
+    return best[0]
+
+
+def generate(seed: int) -> VariantData:
+    """A lava variant: palette, key directions and 5-6 levels of rising difficulty, all from the seed."""
+    rng = rng_for(NAME, seed)
+    palette = draw_palette(rng, "floor", ["wall", "lava", "sentry", "goal", "player"])
+    moves = draw_moves(rng)
+    levels = tuple(generate_level(rng, i) for i in range(rng.choice((5, 6))))
+    return VariantData(NAME, seed, {"palette": palette, "moves": moves, "levels": levels})
+
+
+def plan(data: VariantData) -> list[list[Action]]:
+    """A shortest safe solution per level (ACTION5 for a wait)."""
+    solutions: list[list[Action]] = []
+    for index, spec in enumerate(data.variant["levels"]):
+        steps = shortest_steps(parse_level(spec))
+        if steps is None:
+            raise VariantError(f"{data.game_id}: level {index} has no safe path to the goal")
+        solutions.append(
+            [Action(5) if s == WAIT else keyboard_actions(data.variant["moves"], [s])[0] for s in steps]
+        )
+    return solutions
+
+
+FAMILY = FamilySpec(name=NAME, generate=generate, plan=plan)

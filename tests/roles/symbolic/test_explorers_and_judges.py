@@ -1,0 +1,136 @@
+"""Transductive probes, critic audits and the leader's accuracy gate."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from dreamteam.codec import encode_grid
+from dreamteam.perception import label_runs
+
+from .helpers import ask
+from .worlds import CopyWorld, MazeWorld, random_moves, record
+
+
+def probes(world: Any, transitions: list[dict[str, Any]], actions: list[int], tested: dict[str, int],
+           regions: list[Any] | None = None) -> list[dict[str, Any]]:
+    context = {"frame": encode_grid(world.frame()), "transitions": transitions, "available_actions": actions,
+               "tested": tested, "wrong_regions": regions or [], "feedback": ""}
+    return list(ask("transductive", context)["probes"])
+
+
+def test_untested_actions_come_first() -> None:
+    world = MazeWorld(seed=1)
+    transitions = record(world, random_moves(1, ("ACTION1", "ACTION2")), 12)
+    found = probes(world, transitions, [1, 2, 3, 4, 5], {"ACTION1": 6, "ACTION2": 6})
+    assert [p["actions"][0]["action"] for p in found[:3]] == ["ACTION3", "ACTION4", "ACTION5"]
+    assert all("ACTION3" not in p["target_hypothesis"] for p in found[3:])
+
+
+def _classes(world: CopyWorld, clicks: list[dict[str, Any]]) -> list[tuple[int, bytes]]:
+    """(colour, shape) of the object under each click, computed independently of the role."""
+    labels, _ = label_runs(world.grid)
+    ox, oy = world.offset()
+    out = []
+    for a in clicks:
+        cx, cy = (a["x"] - ox) // world.scale, (a["y"] - oy) // world.scale
+        mask = labels == labels[cy, cx]
+        ys, xs = np.nonzero(mask)
+        out.append((int(world.grid[cy, cx]), mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1].tobytes()))
+    return out
+
+
+def test_one_click_per_unclicked_object_class() -> None:
+    world = CopyWorld(seed=3, size=3)
+    clicks = [p["actions"][0] for p in probes(world, [], [6], {})]
+    assert clicks and all(a["action"] == "ACTION6" for a in clicks)
+    classes = _classes(world, clicks)
+    assert len(set(classes)) == len(classes)
+    ox, oy = world.offset()
+    canvas_x = range(world.size + 2, 2 * world.size + 2)
+    inert = next(i for i, a in enumerate(clicks) if (a["x"] - ox) // world.scale not in canvas_x)
+    clicked = world.step(clicks[inert], 0)
+    assert clicked["before"] == clicked["after"]
+    again = _classes(world, [p["actions"][0] for p in probes(world, [clicked], [6], {})])
+    assert classes[inert] not in again and len(again) == len(classes) - 1
+
+
+def test_action_that_killed_from_this_frame_is_not_probed() -> None:
+    world = MazeWorld(seed=1)
+    frame = encode_grid(world.frame())
+    death = {"step": 0, "level": 0, "action": {"action": "ACTION3"}, "before": frame, "after": frame,
+             "history": {}, "level_up": False, "game_over": True}
+    found = probes(world, [death], [1, 2, 3, 4], {})
+    assert all(p["actions"][0]["action"] != "ACTION3" for p in found)
+
+
+def test_wrong_region_gets_a_click() -> None:
+    world = CopyWorld(seed=3, size=3)
+    found = probes(world, [], [6], {}, regions=[[10, 12, 20, 22]])
+    assert {"action": "ACTION6", "x": 15, "y": 17} in [p["actions"][0] for p in found]
+
+
+def audit(**context: Any) -> dict[str, Any]:
+    base = {"recent_actions": [], "recent_hashes": [], "deaths": 0, "level_steps": 10, "prediction_accuracy": 1.0,
+            "proposals": {"tactics": [], "probes": []}}
+    return ask("critic", {**base, **context})
+
+
+def test_critic_flags_a_grinding_loop_and_routes_it() -> None:
+    hashes = ["s"] + ["a", "b", "c"] * 5
+    actions = [{"action": "ACTION1"}, {"action": "ACTION2"}, {"action": "ACTION3"}] * 5
+    reply = audit(recent_actions=actions, recent_hashes=hashes, level_steps=15)
+    assert any("grinding loop" in f and "period 3" in f for f in reply["flags"])
+    assert "inductive" in reply["feedback"] and "leader" in reply["feedback"]
+
+
+def test_critic_sees_no_loop_while_the_trajectory_progresses() -> None:
+    hashes = [f"h{i}" for i in range(30)]
+    actions = [{"action": "ACTION1"}] * 29
+    reply = audit(recent_actions=actions, recent_hashes=hashes, level_steps=30)
+    assert not any("loop" in f for f in reply["flags"])
+
+
+def test_critic_routes_deaths_accuracy_resets_and_dead_actions() -> None:
+    actions = [{"action": "RESET"}, {"action": "ACTION4"}] * 5
+    hashes = ["x"] * 11
+    reply = audit(recent_actions=actions, recent_hashes=hashes, deaths=3, prediction_accuracy=0.2, level_steps=2)
+    flags = " | ".join(reply["flags"])
+    assert "repeated deaths" in flags and "broken hypothesis" in flags and "reset spam" in flags
+    assert "no-effect actions: ACTION4" in flags
+    assert "simulator" in reply["feedback"] and "transductive" in reply["feedback"]
+
+
+TACTIC = {"name": "level_up", "sub_goal": "level_up", "actions": [{"action": "ACTION2"}, {"action": "ACTION2"}],
+          "expected": "level completed"}
+PROBE = {"actions": [{"action": "ACTION5"}], "expected_effect": "first look", "target_hypothesis": "ACTION5 has an effect"}
+
+
+def decide(**context: Any) -> dict[str, Any]:
+    base = {"tactics": [TACTIC], "probes": [PROBE], "critique": {"flags": [], "feedback": {}},
+            "prediction_accuracy": 0.95, "budget_left": 100, "fatal_actions": []}
+    return ask("leader", {**base, **context})
+
+
+def test_leader_follows_tactics_when_predictions_are_reliable() -> None:
+    reply = decide()
+    assert reply["goal"] == "GOAL" and reply["source"] == "level_up" and reply["plan"] == TACTIC["actions"]
+
+
+def test_leader_probes_when_accuracy_is_low() -> None:
+    reply = decide(prediction_accuracy=0.3)
+    assert reply["source"] == "probe" and reply["plan"] == PROBE["actions"] and reply["goal"] == "DISCOVER"
+
+
+def test_leader_avoids_fatal_actions_and_resets() -> None:
+    reset_tactic = {**TACTIC, "name": "retry", "actions": [{"action": "RESET"}]}
+    reply = decide(tactics=[reset_tactic, TACTIC], fatal_actions=["ACTION2"])
+    assert reply["source"] == "probe"
+    assert decide(tactics=[], probes=[], fatal_actions=[])["plan"] == []
+
+
+def test_leader_leaves_the_top_tactic_under_a_loop() -> None:
+    other = {**TACTIC, "name": "frontier", "actions": [{"action": "ACTION1"}]}
+    reply = decide(tactics=[TACTIC, other], critique={"flags": ["grinding loop: ..."], "feedback": {}})
+    assert reply["source"] == "frontier"

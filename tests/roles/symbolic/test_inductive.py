@@ -1,0 +1,139 @@
+"""The symbolic inductive explorer: shortest predicted plans to sub-goals, canvas matching, strategy.py."""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import deque
+from typing import Any
+
+import pytest
+from RestrictedPython import compile_restricted
+
+from dreamteam.codec import encode_grid
+
+from .helpers import SEED_OBSERVABLE, ask, load, sandboxed
+from .worlds import CopyWorld, MazeWorld, random_clicks, random_moves, record
+
+MOVES = [1, 2, 3, 4]
+
+
+def learned_dynamics(transitions: list[dict[str, Any]]) -> str:
+    """The simulator's dynamics.py for these transitions."""
+    source = ask("simulator", {"transitions": transitions, "counterexamples": []})["patch"]
+    assert source is not None
+    return str(source)
+
+
+def shortest_path(world: MazeWorld) -> int:
+    """True shortest number of moves from the player to the goal (BFS on the world itself)."""
+    start = world.pos
+    goal = tuple(int(v) for v in reversed([a[0] for a in (world.grid == world.goal).nonzero()]))
+    queue, seen = deque([(start, 0)]), {start}
+    while queue:
+        (x, y), n = queue.popleft()
+        if (x, y) == goal:
+            return n
+        for dx, dy in world.meanings.values():
+            nxt = (x + dx, y + dy)
+            if world.grid[nxt[1], nxt[0]] != world.wall and nxt not in seen:
+                seen.add(nxt)
+                queue.append((nxt, n + 1))
+    raise AssertionError("goal unreachable")
+
+
+def explored_maze(seed: int, steps: int = 150) -> tuple[MazeWorld, list[dict[str, Any]]]:
+    """A maze explored at random without reaching the goal, and its transitions."""
+    world = MazeWorld(seed=seed, bar=False)
+    rng = random.Random(seed)
+
+    def avoid_goal(w: MazeWorld, i: int) -> dict[str, Any]:
+        safe = [a for a, (dx, dy) in w.meanings.items() if w.grid[w.pos[1] + dy, w.pos[0] + dx] != w.goal]
+        return {"action": rng.choice(safe)}
+
+    transitions = record(world, avoid_goal, steps)
+    assert not any(t["level_up"] for t in transitions)
+    return world, transitions
+
+
+def propose(world: Any, transitions: list[dict[str, Any]], dynamics: str, actions: list[int],
+            model: Any = None) -> dict[str, Any]:
+    context = {"frame": encode_grid(world.frame()), "transitions": transitions,
+               "level_ups": [t for t in transitions if t["level_up"]], "dynamics": dynamics, "observable": "",
+               "available_actions": actions, "budget_left": 200, "feedback": ""}
+    return ask("inductive", context, model=model)
+
+
+def run(world: Any, plan: list[dict[str, Any]]) -> list[bool]:
+    """Apply a plan to a world; the level_up flag of each step."""
+    return [world.apply(action) for action in plan]
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_finds_the_shortest_path_to_an_untouched_goal(seed: int) -> None:
+    world, transitions = explored_maze(seed)
+    reply = propose(world, transitions, learned_dynamics(transitions), MOVES)
+    tactics = {t["name"]: t for t in reply["tactics"]}
+    plan = tactics[f"enter:colour{world.goal}"]["actions"]
+    assert len(plan) == shortest_path(world)
+    assert run(world, plan)[-1] is True
+
+
+def test_level_up_tactic_after_seeing_a_level_up() -> None:
+    world = MazeWorld(seed=3, bar=False)
+    start = copy.deepcopy(world)
+    transitions = []
+    for i in range(2000):
+        transitions.append(world.step(random_moves(i)(world, i), i))
+        if transitions[-1]["level_up"]:
+            break
+    dynamics = learned_dynamics(transitions[-120:])
+    assert f"dyn_GOALS = [{world.goal}]" in dynamics
+    reply = propose(start, transitions[-120:], dynamics, MOVES)
+    assert reply["tactics"][0]["name"] == "level_up"
+    plan = reply["tactics"][0]["actions"]
+    assert len(plan) == shortest_path(start) and run(start, plan)[-1] is True
+
+
+def test_matches_a_canvas_to_its_target() -> None:
+    world = CopyWorld(seed=2, size=3)
+    transitions = [t for t in record(world, random_clicks(7), 80) if not t["level_up"]]
+    reply = propose(world, transitions, learned_dynamics(transitions), [6])
+    match = [t for t in reply["tactics"] if t["name"] == "match-target"]
+    assert match, reply
+    assert run(world, match[0]["actions"])[-1] is True
+
+
+def test_continues_its_plan_while_the_world_follows_the_prediction() -> None:
+    world, transitions = explored_maze(3)
+    dynamics = learned_dynamics(transitions)
+    from dreamteam.roles.symbolic import build
+
+    model = build("inductive")
+    first = propose(world, transitions, dynamics, MOVES, model=model)["tactics"][0]
+    world.apply(first["actions"][0])
+    second = propose(world, transitions, dynamics, MOVES, model=model)
+    assert second["tactics"][0]["actions"] == first["actions"][1:]
+    assert "following the previous plan" in second["notes"]
+
+
+def test_strategy_source_policy_approaches_the_target() -> None:
+    world, transitions = explored_maze(4)
+    reply = propose(world, transitions, learned_dynamics(transitions), MOVES)
+    source = reply["patch"]
+    assert source is not None
+    compile_restricted(source, "<strategy>", "exec")
+    namespace = sandboxed(source, "inductive")
+    assert namespace["strat_TARGETS"] == [world.goal]
+    seed_observable = load(SEED_OBSERVABLE.read_text())
+    z = seed_observable["parse"](world.frame().tolist())
+    action = namespace["POLICIES"]["approach"](z, {})
+    dx, dy = world.meanings[action["action"]]
+    goal_y, goal_x = [int(v[0]) for v in (world.grid == world.goal).nonzero()]
+    assert dx * (goal_x - world.pos[0]) + dy * (goal_y - world.pos[1]) > 0
+
+
+def test_without_dynamics_there_are_no_tactics() -> None:
+    world = MazeWorld(seed=1)
+    reply = propose(world, [], "", MOVES)
+    assert reply["tactics"] == [] and reply["patch"] is None

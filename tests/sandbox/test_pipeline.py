@@ -1,0 +1,56 @@
+"""World-model pipelines in one worker request: round trip and predicted frame."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from dreamteam.sandbox import Sandbox
+
+SEED = Path(__file__).resolve().parents[2] / "seeds" / "default"
+MOVE_RIGHT = '''
+HYPOTHESES = []
+
+
+def history(z, h, a):
+    """Count the steps."""
+    return {"steps": h.get("steps", 0) + 1}
+
+
+def predict(z, h, a):
+    """Every object moves one cell right on ACTION4."""
+    if a["action"] != "ACTION4":
+        return z
+    out = dict(z)
+    out["objects"] = [dict(o, cells=[[c[0] + 1, c[1]] for c in o["cells"]]) for o in z["objects"]]
+    return out
+'''
+
+
+def _frame() -> np.ndarray:
+    grid = np.zeros((64, 64), dtype=np.int8)
+    grid[10, 10] = 9
+    return grid
+
+
+def test_roundtrip_and_predict_frame() -> None:
+    with Sandbox() as sb:
+        assert sb.load("observation", (SEED / "observable.py").read_text()).ok
+        assert sb.load("dynamics", MOVE_RIGHT).ok
+        assert sb.roundtrip("observation", _frame()).value == 0
+        result = sb.predict_frame("observation", "dynamics", _frame(), {"steps": 2}, {"action": "ACTION4"})
+        assert result.ok, result.reason
+        assert result.value["history"] == {"steps": 3}
+        rows = result.value["grid"]
+        assert rows[10][11] == "9" and rows[10][10] == "0"
+
+
+def test_predict_frame_reports_artifact_errors() -> None:
+    with Sandbox() as sb:
+        assert sb.load("observation", (SEED / "observable.py").read_text()).ok
+        assert sb.load("dynamics", MOVE_RIGHT.replace('return z\n', 'return z["missing"]\n')).ok
+        result = sb.predict_frame("observation", "dynamics", _frame(), {}, {"action": "ACTION1"})
+        assert result.kind == "error" and "predict failed" in result.reason
+        missing = sb.predict_frame("observation", "nope", _frame(), {}, {"action": "ACTION1"})
+        assert missing.kind == "rejected" and "'nope' is not loaded" in missing.reason
