@@ -18,6 +18,9 @@ COMMAND_MODULES = (
     "dreamteam.cli.workspace_cmd",
     "dreamteam.cli.sandbox_cmd",
     "dreamteam.cli.graph_cmd",
+    "dreamteam.cli.replay_cmd",
+    "dreamteam.cli.runs_cmd",
+    "dreamteam.cli.view_cmd",
 )
 
 

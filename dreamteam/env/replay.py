@@ -25,7 +25,7 @@ from arcengine import FrameDataRaw, GameAction
 
 from dreamteam.codec import grid_hash
 from dreamteam.env.catalog import Catalog
-from dreamteam.env.session import Arena
+from dreamteam.env.session import Arena, GameCrashed
 from dreamteam.errors import UserError
 from dreamteam.types import ACTION_NAMES, CLICK, Grid
 
@@ -258,7 +258,10 @@ def replay_recording(recording: Recording, catalog: Catalog) -> ReplayOutcome:
     replayed = checked = 0
     divergence: Divergence | None = None
     with _toolkit_errors() as errors:
-        env = arena.open(recording.game_id, card).env
+        try:
+            env = arena.open(recording.game_id, card).env
+        except GameCrashed as exc:
+            raise GameCrashed(f"{exc}: {errors[0]}" if errors else str(exc)) from None
         if recording.has_initial_frame:
             first = env.observation_space
             assert first is not None  # GameSession refuses a game without an initial frame

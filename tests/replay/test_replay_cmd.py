@@ -201,3 +201,23 @@ def test_animated_frames_replay(tmp_path: Path, capsys: pytest.CaptureFixture[st
     edit_line(run / "recording.jsonl", layers.index(max(layers)), drop_layer)
     code, out, _ = _replay(capsys, str(run))
     assert code == 1 and f"{max(layers) - 1} frame layers recorded, {max(layers)} replayed" in out
+
+
+def test_game_that_cannot_start(tiny_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    games = tmp_path / "games" / "tiny"
+    shutil.copytree(FIXTURE_GAMES / "tiny", games)
+    (games / "v1" / "tiny.py").write_text("this is not python\n")
+    code, out, err = _replay(capsys, str(tiny_run), "--env-dir", str(tmp_path / "games"))
+    assert code == 4 and err.startswith("error: game tiny-v1 produced no initial frame: Error executing game source")
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_scorecard_entry_inside_an_agents_recording(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = agents_recording(tmp_path, GAMES_DIR / "flip", "flip-v1", actions=5)
+    lines = path.read_text().splitlines()
+    lines[-1] = json.dumps({"timestamp": "t", "data": {"score": 50.0, "levels_completed": 3, "actions": 5}})
+    path.write_text("\n".join(lines) + "\n")
+    code, out, _ = _replay(capsys, str(path))
+    assert code == 0
+    assert "note: the scorecard entry inside the recording differs from the replay: flip-v1 score: recorded 50" in out
+    assert "flip-v1 levels_completed: recorded 3, replayed 0" in out and "actions:" not in out.split("note:")[1]

@@ -93,7 +93,8 @@ class DevTools:
     def open(self, url: str) -> None:
         """Navigate and wait until the page says it is ready (`document.body.dataset.ready`)."""
         self.call("Page.navigate", url=url)
-        self.wait_for(f"document.body && document.body.dataset.ready === '1' && location.href === {json.dumps(url)}")
+        page = json.dumps(url.split("#")[0])
+        self.wait_for(f"document.body && document.body.dataset.ready === '1' && location.href.split('#')[0] === {page}")
 
     def wait_for(self, expression: str, timeout: float = 30.0) -> None:
         """Poll until a JavaScript expression is true."""

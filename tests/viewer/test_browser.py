@@ -6,6 +6,7 @@ to test-artifacts/ (ignored by git).
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -127,10 +128,12 @@ def test_pages_without_an_initial_frame_or_without_actions(tmp_path: Path) -> No
     assert BINARY is not None
     agents = load_recording(agents_recording(tmp_path, GAMES_DIR / "flip", "flip-v1", actions=5))
     (tmp_path / "agents.html").write_text(render_page(build_view(agents, None)))
-    only_start = tmp_path / "start-g.jsonl"
-    only_start.write_text((tmp_path / "agents.html").parent.joinpath(agents.path.name).read_text().splitlines()[0]
-                          + "\n")
+    first = json.loads(agents.path.read_text().splitlines()[0])
+    first["data"]["action_input"]["id"] = "RESET"  # toolkit format: the line is the initial frame, no actions
+    only_start = tmp_path / "flip-v1-g.jsonl"
+    only_start.write_text(json.dumps(first) + "\n")
     start = load_recording(only_start)
+    assert start.format == "toolkit" and start.actions == ()
     (tmp_path / "start.html").write_text(render_page(build_view(start, None)))
     with DevTools(BINARY) as browser:
         browser.open((tmp_path / "agents.html").resolve().as_uri() + "#step=0")
@@ -141,3 +144,4 @@ def test_pages_without_an_initial_frame_or_without_actions(tmp_path: Path) -> No
         browser.open((tmp_path / "start.html").resolve().as_uri())
         state = browser.evaluate(STATE_JS)
         assert state["step"] == "0" and [c.split()[0] for c in state["after"]] == _colours(start, 0)
+        assert state["before"] == [] and state["hash"] == "" and state["action"] == "(no actions recorded)"

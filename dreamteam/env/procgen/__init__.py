@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
-from dreamteam.env.procgen.common import FamilySpec, VariantData, write_and_verify
+from dreamteam.env.procgen.common import FamilySpec, VariantData, VariantError, write_and_verify
 from dreamteam.errors import UserError
 
 # Family name -> module exposing `FAMILY: FamilySpec`. Adding a family is adding one line here.
@@ -47,5 +47,9 @@ def write_variant(family: str, seed: int, out_dir: Path) -> Path:
     solution does not complete every level.
     """
     spec = load_family(family)
-    data = spec.generate(seed)
-    return write_and_verify(Path(out_dir), data, spec.plan(data))
+    try:
+        data = spec.generate(seed)
+        solutions = spec.plan(data)
+    except ValueError as exc:
+        raise VariantError(f"{family} seed {seed}: generating or planning failed: {exc}") from exc
+    return write_and_verify(Path(out_dir), data, solutions)

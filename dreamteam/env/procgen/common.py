@@ -242,6 +242,7 @@ def write_and_verify(out_dir: Path, data: VariantData, solutions: Sequence[Seque
         final = family_dir / data.version
         if final.exists():
             shutil.rmtree(final)
+        staging.chmod(0o755)  # mkdtemp makes it private; a version directory is ordinary output
         staging.rename(final)
     finally:
         if staging.exists():

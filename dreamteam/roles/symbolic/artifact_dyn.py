@@ -202,3 +202,13 @@ def lib_try_move(grid: Any, colour: int, dx: int, dy: int, blockers: Any, pushab
         return False
     entered.extend(result)
     return True
+
+
+def lib_try_slide(grid: Any, colour: int, dx: int, dy: int, blockers: Any, pushable: Any, vacated: int,
+                  entered: Any) -> bool:
+    """Step `colour` by (dx, dy) until it is blocked (at most one grid side); True when it moved at all."""
+    steps = 0
+    limit = max(len(grid), len(grid[0]))
+    while steps < limit and lib_try_move(grid, colour, dx, dy, blockers, pushable, vacated, entered):
+        steps = steps + 1
+    return steps > 0

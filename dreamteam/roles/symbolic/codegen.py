@@ -14,7 +14,7 @@ from dreamteam.roles.symbolic.embed import helper_source
 from dreamteam.roles.symbolic.model import TickRule, WorldRules
 
 HELPERS = ("lib_geometry", "lib_downsample", "lib_paint_cells", "lib_display", "lib_rebuild", "lib_copy_grid",
-           "lib_try_move", "lib_click", "lib_click_cell", "lib_tick", "lib_nearest_scene", "lib_scene_rows",
+           "lib_try_move", "lib_try_slide", "lib_click", "lib_click_cell", "lib_tick", "lib_nearest_scene", "lib_scene_rows",
            "lib_memo_key")
 
 ENTRY_POINTS = '''
@@ -61,6 +61,7 @@ def _tables(rules: WorldRules) -> list[str]:
         f"dyn_CLICK_MAP = {literal(click_map)}",
         f"dyn_SCENES = {literal([s.to_json() for s in rules.scenes])}",
         f"dyn_MEMO = {literal(memo)}",
+        f"dyn_COUNTER_BOXES = {literal([list(t.region) for t in rules.ticks])}",
     ]
 
 
@@ -70,8 +71,9 @@ def _move_lines(rules: WorldRules) -> list[str]:
     for i, action in enumerate(actions):
         lines.append(f"    {'if' if i == 0 else 'elif'} name == {action!r}:")
         for m in rules.movers(action):
-            lines.append(f"        # move:{action}:colour{m.colour}")
-            lines.append(f"        moved = dyn_try_move(out, {m.colour}, {m.dx}, {m.dy}, {list(m.blockers)}, "
+            kind, helper = ("slide", "dyn_try_slide") if m.slide else ("move", "dyn_try_move")
+            lines.append(f"        # {kind}:{action}:colour{m.colour}")
+            lines.append(f"        moved = {helper}(out, {m.colour}, {m.dx}, {m.dy}, {list(m.blockers)}, "
                          f"{list(m.pushable)}, {m.vacated}, entered) or moved")
     return lines
 

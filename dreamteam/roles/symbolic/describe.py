@@ -16,10 +16,11 @@ def _colours(values: Sequence[int | str]) -> str:
 def describe_move(rule: MoveRule) -> list[Hypothesis]:
     """The move itself, each blocker, each pushed colour and the edge of the grid."""
     c = rule.colour
+    how = (f"slides every colour-{c} cell in steps of ({rule.dx}, {rule.dy}) until something stops it"
+           if rule.slide else f"moves every colour-{c} cell by ({rule.dx}, {rule.dy}) logical cells")
     out = [Hypothesis(
-        f"move:{rule.action}:colour{c}",
-        f"{rule.action} moves every colour-{c} cell by ({rule.dx}, {rule.dy}) logical cells; "
-        f"the cells it leaves become colour {rule.vacated}",
+        f"{'slide' if rule.slide else 'move'}:{rule.action}:colour{c}",
+        f"{rule.action} {how}; the cells it leaves become colour {rule.vacated}",
         rule.moved, rule.unexplained,
     )]
     for blocker, count in zip(rule.blockers, rule.stops, strict=True):

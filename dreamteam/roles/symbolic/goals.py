@@ -9,12 +9,13 @@ Movers are the colours seen moving rigidly in recent transitions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+import numpy.typing as npt
 
-from dreamteam.roles.symbolic.evidence import Transition, motions
+from dreamteam.roles.symbolic.evidence import MotionCache, Transition, motions
 from dreamteam.roles.symbolic.frames import Array
 
 Test = Callable[[Array, Sequence[str]], bool]
@@ -53,19 +54,26 @@ def _entered(t: Transition, colour: int, shift: tuple[int, int]) -> set[int]:
     return out
 
 
-def _positions(grid: Array, movers: frozenset[int]) -> frozenset[tuple[int, int]]:
-    ys, xs = np.nonzero(np.isin(grid, list(movers)))
+def colour_table(colours: Collection[int]) -> npt.NDArray[np.bool_]:
+    """A lookup table: table[grid] is the mask of cells whose colour is in `colours`."""
+    table = np.zeros(17, dtype=bool)
+    table[[c for c in colours if 0 <= c <= 16]] = True
+    return table
+
+
+def _positions(grid: Array, movers: npt.NDArray[np.bool_]) -> frozenset[tuple[int, int]]:
+    ys, xs = np.nonzero(movers[grid])
     return frozenset(zip(xs.tolist(), ys.tolist(), strict=True))
 
 
-def gather(transitions: Sequence[Transition]) -> Evidence:
+def gather(transitions: Sequence[Transition], cache: MotionCache | None = None) -> Evidence:
     """Movers, colours entered, colours entered before level-ups, and positions stood on."""
     shifts: dict[tuple[str, int], tuple[int, int]] = {}
     entered: set[int] = set()
     for t in transitions:
         if not t.local:
             continue
-        for colour, m in motions(t).items():
+        for colour, m in (cache.get(t) if cache is not None else motions(t)).items():
             if m.kind == "moved":
                 shifts[(t.label, colour)] = (m.dx, m.dy)
                 entered |= _entered(t, colour, (m.dx, m.dy))
@@ -76,23 +84,27 @@ def gather(transitions: Sequence[Transition]) -> Evidence:
             for (label, colour), shift in shifts.items():
                 if label == t.label:
                     before_up |= _entered(t, colour, shift)
-    visited = {_positions(f.grid, movers) for t in transitions for f in (t.before, t.after)} if movers else set()
+    table = colour_table(movers)
+    visited = {_positions(f.grid, table) for t in transitions for f in (t.before, t.after)} if movers else set()
     moves = tuple(sorted((label, colour, d[0], d[1]) for (label, colour), d in shifts.items()))
     return Evidence(movers, moves, frozenset(entered - movers), frozenset(before_up - movers), frozenset(visited))
 
 
 def _enters(start: Array, colour: int, movers: frozenset[int]) -> Test:
     was = start == colour
+    table = colour_table(movers)
 
     def test(grid: Array, events: Sequence[str]) -> bool:
-        return grid.shape == start.shape and bool((was & np.isin(grid, list(movers))).any())
+        return grid.shape == start.shape and bool(table[grid[was]].any())
 
     return test
 
 
 def _new_position(evidence: Evidence, start: Array) -> Test:
+    table = colour_table(evidence.movers)
+
     def test(grid: Array, events: Sequence[str]) -> bool:
-        return grid.shape == start.shape and _positions(grid, evidence.movers) not in evidence.visited
+        return grid.shape == start.shape and _positions(grid, table) not in evidence.visited
 
     return test
 

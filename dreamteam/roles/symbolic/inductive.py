@@ -22,7 +22,7 @@ from typing import Any
 from dreamteam.protocols import RoleRequest
 from dreamteam.roles.symbolic.artifacts import ArtifactCache
 from dreamteam.roles.symbolic.base import list_of, text_of
-from dreamteam.roles.symbolic.evidence import decode_transitions
+from dreamteam.roles.symbolic.evidence import MotionCache, decode_transitions
 from dreamteam.roles.symbolic.frames import DisplayCache
 from dreamteam.roles.symbolic.goals import derive, gather
 from dreamteam.roles.symbolic.rollout import Action, Rollout, rollout_for
@@ -76,6 +76,7 @@ class InductiveAnswerer:
         self.limits = limits or SearchLimits()
         self.artifacts = ArtifactCache()
         self.displays = DisplayCache(size=256)
+        self.motions = MotionCache(size=512)
         self.previous: _Continuation | None = None
 
     def answer(self, request: RoleRequest) -> dict[str, Any]:
@@ -108,7 +109,7 @@ class InductiveAnswerer:
         available = list_of(ctx, "available_actions")
         raw = list_of(ctx, "transitions")[-60:] + list_of(ctx, "level_ups")
         transitions = decode_transitions(raw, [list(rollout.geometry)], self.displays)
-        evidence = gather(transitions)
+        evidence = gather(transitions, self.motions)
         grid = rollout.grid(start)
         goals = derive(evidence, grid)
         actions: list[Action] = [{"action": name} for name in simple_actions(available)]

@@ -15,9 +15,10 @@ from dreamteam.roles.symbolic.artifact_dyn import (
     lib_click_cell,
     lib_copy_grid,
     lib_memo_key,
-    lib_move,
     lib_nearest_scene,
     lib_tick,
+    lib_try_move,
+    lib_try_slide,
 )
 
 Box = tuple[int, int, int, int]
@@ -40,6 +41,7 @@ class MoveRule:
     unexplained: int = 0
     stops: tuple[int, ...] = ()
     edge_stops: int = 0
+    slide: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,12 +147,11 @@ def touch_events(entered: Sequence[int], goals: Sequence[int], fatal: Sequence[i
 
 def apply_moves(rules: WorldRules, grid: list[list[int]], action: str) -> tuple[bool, list[int]]:
     """Run the action's movers in place; (any moved, colours entered)."""
-    moved, entered = False, []
+    moved, entered = False, list[int]()
     for rule in rules.movers(action):
-        result = lib_move(grid, rule.colour, rule.dx, rule.dy, list(rule.blockers), list(rule.pushable), rule.vacated)
-        if result is not None:
-            moved = True
-            entered.extend(result)
+        step = lib_try_slide if rule.slide else lib_try_move
+        moved = step(grid, rule.colour, rule.dx, rule.dy, list(rule.blockers), list(rule.pushable), rule.vacated,
+                     entered) or moved
     return moved, entered
 
 

@@ -7,9 +7,10 @@ whenever the mover stayed put and never found in the way when it moved.
 
 from __future__ import annotations
 
+import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -89,19 +90,34 @@ def _targets(grid: np.ndarray, colour: int, shift: Shift) -> tuple[set[int], boo
     return colours, off, sorted(own)
 
 
+def _multiple(shift: Shift, unit: Shift) -> int:
+    """k when shift == k * unit for some k >= 1, else 0."""
+    for k in range(1, 65):
+        if (unit[0] * k, unit[1] * k) == shift:
+            return k
+    return 0
+
+
 def _blocking(
-    transitions: Iterable[Transition], cache: MotionCache, action: str, colour: int, shift: Shift
+    transitions: Iterable[Transition], cache: MotionCache, action: str, colour: int, shift: Shift,
+    slide: bool = False,
 ) -> _Blocking:
+    """Evidence for one rule; for a slide, `shift` is the unit step and the cell after the end is a stop."""
     seen = _Blocking()
     for t in transitions:
         if not t.local or t.label != action or not (t.before.grid == colour).any():
             continue
         colours, off, own = _targets(t.before.grid, colour, shift)
         m = cache.get(t).get(colour)
-        if m is not None and m.kind == "moved" and (m.dx, m.dy) == shift:
+        steps = _multiple((m.dx, m.dy), shift) if m is not None and m.kind == "moved" else 0
+        if steps and (slide or steps == 1):
             seen.moved += 1
-            seen.passable |= colours
-            landed = {(x + shift[0], y + shift[1]) for x, y in own}
+            for i in range(1, steps + 1):
+                seen.passable |= _targets(t.before.grid, colour, (shift[0] * i, shift[1] * i))[0]
+            if slide:
+                after_end = _targets(t.before.grid, colour, (shift[0] * (steps + 1), shift[1] * (steps + 1)))
+                seen.stopped.append((after_end[0], after_end[1]))
+            landed = {(x + shift[0] * steps, y + shift[1] * steps) for x, y in own}
             seen.vacated.update(int(t.after.grid[y, x]) for x, y in own if (x, y) not in landed)
         elif m is not None and m.kind == "static":
             seen.stopped.append((colours, off))
@@ -110,26 +126,56 @@ def _blocking(
     return seen
 
 
+def _stopped_slide(transitions: Sequence[Transition], cache: MotionCache, action: str, colour: int,
+                   shifts: Counter[Shift]) -> Shift | None:
+    """A single move length above one that always ended against something never passed through: a slide."""
+    if len(shifts) != 1:
+        return None
+    (dx, dy), = shifts
+    g = math.gcd(abs(dx), abs(dy))
+    if g < 2:
+        return None
+    unit = (dx // g, dy // g)
+    seen = _blocking(transitions, cache, action, colour, unit, slide=True)
+    ends = [(c, off) for c, off in seen.stopped]
+    return unit if ends and all(off or (c and not c & seen.passable) for c, off in ends) else None
+
+
+def _unit(shifts: Counter[Shift]) -> Shift | None:
+    """The common unit direction when the shifts are multiples of it of at least two lengths (a slide)."""
+    units = set()
+    for dx, dy in shifts:
+        g = math.gcd(abs(dx), abs(dy))
+        units.add((dx // g, dy // g))
+    return units.pop() if len(units) == 1 and len(shifts) > 1 else None
+
+
 def learn_moves(transitions: Sequence[Transition], cache: MotionCache) -> list[MoveRule]:
     """One rule per (action, colour) that moved consistently under that action.
 
     What blocks a colour, what it pushes and what it leaves behind are shared by all its actions: a wall
     seen stopping a move up also stops a move left.
     """
-    learned: list[tuple[str, int, Shift, _Blocking, set[int]]] = []
+    learned: list[tuple[str, int, Shift, _Blocking, set[int], bool]] = []
     for (action, colour), tally in sorted(_tally(transitions, cache).items()):
         shift, count = tally.shifts.most_common(1)[0]
-        if count >= MIN_SHARE * sum(tally.shifts.values()):
-            learned.append((action, colour, shift, _blocking(transitions, cache, action, colour, shift), tally.pushes))
+        unit = _unit(tally.shifts) or _stopped_slide(transitions, cache, action, colour, tally.shifts)
+        if unit is not None:
+            seen = _blocking(transitions, cache, action, colour, unit, slide=True)
+            learned.append((action, colour, unit, seen, tally.pushes, True))
+        elif count >= MIN_SHARE * sum(tally.shifts.values()):
+            seen = _blocking(transitions, cache, action, colour, shift)
+            learned.append((action, colour, shift, seen, tally.pushes, False))
     shared: dict[int, _Blocking] = defaultdict(_Blocking)
     pushes: dict[int, set[int]] = defaultdict(set)
-    for _, colour, _, seen, pushed in learned:
+    for _, colour, _, seen, pushed, _ in learned:
         shared[colour].passable |= seen.passable
         shared[colour].stopped += seen.stopped
         shared[colour].vacated.update(seen.vacated)
         pushes[colour] |= pushed
-    return [_rule(action, colour, shift, seen, shared[colour], tuple(sorted(pushes[colour])), transitions)
-            for action, colour, shift, seen, _ in learned]
+    rules = [replace(_rule(action, colour, shift, seen, shared[colour], tuple(sorted(pushes[colour])), transitions),
+                     slide=slide) for action, colour, shift, seen, _, slide in learned]
+    return [r for r in rules if r.moved >= r.unexplained]
 
 
 def _rule(action: str, colour: int, shift: Shift, seen: _Blocking, shared: _Blocking, pushable: tuple[int, ...],

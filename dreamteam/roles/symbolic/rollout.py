@@ -45,6 +45,7 @@ class LogicalRollout:
     def __init__(self, namespace: Mapping[str, Any]) -> None:
         self.ns = namespace
         self.geometry: tuple[int, int, int] = (1, 0, 0)
+        self.counters = [tuple(int(v) for v in box) for box in namespace.get("dyn_COUNTER_BOXES", [])]
 
     def start(self, frame: Array) -> Any:
         """Decide the geometry with the module's own hints and downsample."""
@@ -61,9 +62,15 @@ class LogicalRollout:
         return tuple(tuple(row) for row in result["grid"]), list(result.get("events", []))
 
     def key(self, state: Any) -> Hashable:
-        """The grid itself (tuples hash)."""
-        key: Hashable = state
-        return key
+        """The grid without its counters' boxes: states that differ only in a status bar count as one."""
+        if not self.counters:
+            key: Hashable = state
+            return key
+        rows = [list(row) for row in state]
+        for x0, y0, x1, y1 in self.counters:
+            for y in range(max(0, y0), min(len(rows), y1 + 1)):
+                rows[y][max(0, x0) : x1 + 1] = [-1] * len(rows[y][max(0, x0) : x1 + 1])
+        return tuple(tuple(row) for row in rows)
 
     def grid(self, state: Any) -> Array:
         """The logical grid as an array."""

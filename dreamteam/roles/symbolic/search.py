@@ -25,7 +25,7 @@ class SearchLimits:
 
     nodes: int = 1500
     depth: int = 60
-    seconds: float = 0.25
+    seconds: float = 0.15
 
 
 def breadth_first(rollout: Rollout, start: Any, actions: Sequence[Action], goals: Sequence[SubGoal],

@@ -33,6 +33,7 @@ from dreamteam.roles.symbolic.model import WorldRules
 from dreamteam.roles.symbolic.verify import correct, predictor_for
 
 MAX_MEMO = 12
+MIN_MEMO_ALLOWANCE = 2
 MAX_MEMO_CELLS = 40_000
 
 
@@ -124,8 +125,10 @@ class SimulatorAnswerer:
         still_broken = sum(1 for was, now in zip(old, new, strict=True) if was and not now)
         summary = (f"{len(rules.hypotheses)} hypotheses; predicts {sum(new)}/{len(transitions)} transitions "
                    f"of the window (current dynamics: {sum(old)})")
-        if still_broken or sum(new) <= sum(old):
-            reason = f"would break {still_broken}" if still_broken else "no gain"
+        gain = sum(new) - sum(old)
+        if still_broken or gain <= 0 or len(rules.memo) > max(MIN_MEMO_ALLOWANCE, gain):
+            reason = (f"would break {still_broken}" if still_broken else "no gain" if gain <= 0
+                      else f"needs {len(rules.memo)} remembered exceptions for a gain of {gain}")
             return {"patch": None, "notes": f"{summary}; not proposed ({reason})\nentities: {entities}"}
         memo = f"; {len(rules.memo)} remembered exceptions" if rules.memo else ""
         return {"patch": source, "notes": f"{summary}{memo}\nentities: {entities}"}

@@ -95,6 +95,8 @@ def _learn_one(outcomes: Sequence[_Outcome], source: int, target: int, events: l
     hit = {id(o) for o, _ in events}
     ticked = [id(o) in hit for o in able]
     condition, actions, alternatives = _condition(able, ticked)
+    if condition == "actions" and not actions:
+        return None
     errors = dict(alternatives)[condition] + len(events) - fitted
     return TickRule(source, target, region, order, count, condition, actions, evidence=fitted, errors=errors,
                     alternatives=tuple(alternatives))

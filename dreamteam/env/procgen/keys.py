@@ -1,0 +1,240 @@
+"""Procedural `keys` variants: rooms joined by coloured doors, with keys and switch plates placed at random.
+
+A level is a lattice of rooms (more rooms and colour groups on later levels). Neighbouring rooms are
+joined through a spanning tree of doorways, each a plain opening or a door of some colour group,
+closed or open, plus a few extra doors that make loops. Every group in play gets keys or plates.
+Candidates are kept only if the planner solves them, the exit cannot be reached without using a key
+or plate, and the shortest solution uses enough keys and plates; the hardest of a few candidates wins.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Sequence
+from itertools import product
+
+from dreamteam.env.procgen.common import (
+    Direction,
+    FamilySpec,
+    VariantData,
+    draw_moves,
+    draw_palette,
+    keyboard_actions,
+    rng_for,
+)
+from dreamteam.env.procgen.maze import mark
+from dreamteam.types import Action
+
+NAME = "keys"
+CLOSED_DOORS, OPEN_DOORS, KEYS, PLATES = "RYVO", "ryvo", "1234", "5678"
+STEPS: tuple[Direction, ...] = ((0, -1), (0, 1), (-1, 0), (1, 0))
+Board = tuple[str, ...]
+State = tuple[int, int, Board]
+Cell = tuple[int, int]
+CANDIDATES = 5
+MAX_ATTEMPTS = 250
+
+
+def generate(seed: int) -> VariantData:
+    """A keys variant: 6 levels of growing room lattices, palette, piece shapes and ACTION1-4 directions."""
+    rng = rng_for(NAME, seed)
+    palette = draw_palette(rng, "floor", ["wall", "player", "exit", "g1", "g2", "g3", "g4"])
+    groups = [palette.pop(f"g{i}") for i in range(1, 5)]
+    key, plate, open_door = rng.sample(_partial_masks(), 3)
+    moves = draw_moves(rng)
+    count = 6
+    maps = sorted((level_rows(rng, i / (count - 1)) for i in range(count)), key=lambda pair: pair[0])
+    levels = [{"rows": rows} for _, rows in maps]
+    return VariantData(NAME, seed, {
+        "palette": palette,
+        "group_colours": groups,
+        "shapes": {"key": key, "plate": plate, "open": open_door},
+        "moves": moves,
+        "levels": levels,
+    })
+
+
+def _partial_masks() -> list[list[list[int]]]:
+    """Every 2x2 mask with one or two cells drawn: sparse glyphs that never look like a solid block."""
+    masks = [[[a, b], [c, d]] for a, b, c, d in product((0, 1), repeat=4)]
+    return [m for m in masks if 1 <= sum(map(sum, m)) <= 2]
+
+
+def level_rows(rng: random.Random, hardness: float) -> tuple[tuple[int, int], list[str]]:
+    """The hardest of a few valid candidate maps for this `hardness` in [0, 1], with its difficulty.
+
+    A candidate qualifies when its shortest solution uses at least 1 + 3 * hardness keys or plates;
+    if none qualifies within MAX_ATTEMPTS, the hardest valid candidate is taken.
+    """
+    min_events = 1 + round(hardness * 3)
+    best: tuple[tuple[int, int], list[str]] | None = None
+    qualified = 0
+    for _ in range(MAX_ATTEMPTS):
+        rows = candidate(rng, hardness)
+        score = difficulty(rows)
+        if score is not None and (best is None or score > best[0]):
+            best = (score, rows)
+        qualified += score is not None and score[0] >= min_events
+        if qualified >= CANDIDATES:
+            break
+    if best is None:
+        raise ValueError(f"no solvable keys level found in {MAX_ATTEMPTS} attempts")
+    return best
+
+
+def candidate(rng: random.Random, hardness: float) -> list[str]:
+    """A random lattice of rooms with doors, keys, plates, start and exit."""
+    cols = rng.choice(((2, 3), (2, 3), (3, 4), (3, 4))[min(3, int(hardness * 4))])
+    rows_n = 1 if hardness < 0.3 else rng.choice((1, 2, 2))
+    widths = [rng.randint(2, 4) for _ in range(cols)]
+    heights = [rng.randint(2, 3 if rows_n > 1 else 4) for _ in range(rows_n)]
+    xs = [1 + sum(w + 1 for w in widths[:i]) for i in range(cols)]
+    ys = [1 + sum(h + 1 for h in heights[:j]) for j in range(rows_n)]
+    grid = [["#"] * (xs[-1] + widths[-1] + 1) for _ in range(ys[-1] + heights[-1] + 1)]
+    rooms = {(i, j): [(x, y) for x in range(xs[i], xs[i] + widths[i]) for y in range(ys[j], ys[j] + heights[j])]
+             for i in range(cols) for j in range(rows_n)}
+    for cells in rooms.values():
+        for x, y in cells:
+            grid[y][x] = "."
+    groups = min(4, 1 + round(hardness * 2.5))
+    _place_doors(rng, grid, rooms, groups)
+    return _place_items(rng, ["".join(r) for r in grid], rooms, groups)
+
+
+def _place_doors(rng: random.Random, grid: list[list[str]], rooms: dict[Cell, list[Cell]], groups: int) -> None:
+    """Doorways along a random spanning tree of the room lattice, plus a few loop doors."""
+    edges = [(a, b) for a in rooms for b in rooms if a < b and abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1]
+    rng.shuffle(edges)
+    joined: dict[Cell, Cell] = {room: room for room in rooms}
+
+    def root(room: Cell) -> Cell:
+        while joined[room] != room:
+            room = joined[room]
+        return room
+
+    for a, b in edges:
+        tree_edge = root(a) != root(b)
+        if tree_edge or rng.random() < 0.25:
+            joined[root(a)] = root(b)
+            x, y = _doorway(rng, rooms[a], rooms[b])
+            kind = rng.random()
+            if tree_edge and kind < 0.2:
+                grid[y][x] = "."
+            else:
+                group = rng.randrange(groups)
+                grid[y][x] = (CLOSED_DOORS if kind < 0.75 else OPEN_DOORS)[group]
+
+
+def _doorway(rng: random.Random, first: list[Cell], second: list[Cell]) -> Cell:
+    """A wall cell lying between a cell of each of two neighbouring rooms."""
+    inside = set(second)
+    options = [((x + x2) // 2, (y + y2) // 2) for x, y in first for x2, y2 in ((x + 2, y), (x, y + 2))
+               if (x2, y2) in inside]
+    options += [((x + x2) // 2, (y + y2) // 2) for x, y in second for x2, y2 in ((x + 2, y), (x, y + 2))
+                if (x2, y2) in set(first)]
+    return rng.choice(options)
+
+
+def _place_items(rng: random.Random, rows: list[str], rooms: dict[Cell, list[Cell]], groups: int) -> list[str]:
+    """Start and exit in two far-apart rooms; one or two keys/plates per colour group anywhere else."""
+    order = sorted(rooms)
+    start_room, exit_room = (order[0], order[-1]) if rng.random() < 0.5 else (order[-1], order[0])
+    free = [c for cells in rooms.values() for c in cells]
+    start = rng.choice(rooms[start_room])
+    goal = rng.choice(rooms[exit_room])
+    rows = mark(mark(rows, start, "P"), goal, "E")
+    free = [c for c in free if c not in (start, goal)]
+    rng.shuffle(free)
+    for group in range(groups):
+        for _ in range(rng.choice((1, 1, 2))):
+            rows = mark(rows, free.pop(), rng.choice((KEYS, PLATES, PLATES))[group])
+    return rows
+
+
+def difficulty(rows: Sequence[str]) -> tuple[int, int] | None:
+    """(key/plate uses, length) of the shortest solution, or None if unsolvable or solvable without them."""
+    start = _start_state(rows)
+    try:
+        bfs(start, items_block=True)
+        return None
+    except ValueError:
+        pass
+    try:
+        path = bfs(start)
+    except ValueError:
+        return None
+    boards = _walk(start, path)
+    events = sum(a[2] != b[2] for a, b in zip(boards, boards[1:], strict=False))
+    return events, len(path)
+
+
+def _start_state(rows: Sequence[str]) -> State:
+    x, y = next((row.index("P"), y) for y, row in enumerate(rows) if "P" in row)
+    return x, y, tuple(row.replace("P", ".") for row in rows)
+
+
+def after_entering(board: Board, x: int, y: int) -> Board:
+    """The board after the player steps onto (x, y): keys remove their doors, plates toggle theirs."""
+    char = board[y][x]
+    if char in KEYS:
+        group = KEYS.index(char)
+        rows = [row if i != y else row[:x] + "." + row[x + 1 :] for i, row in enumerate(board)]
+        gone = str.maketrans({CLOSED_DOORS[group]: ".", OPEN_DOORS[group]: "."})
+        return tuple(row.translate(gone) for row in rows)
+    if char in PLATES:
+        group = PLATES.index(char)
+        pair = CLOSED_DOORS[group] + OPEN_DOORS[group]
+        return tuple(row.translate(str.maketrans(pair, pair[::-1])) for row in board)
+    return board
+
+
+def successors(state: State, items_block: bool = False) -> list[tuple[Direction, State]]:
+    """(step, next state) for each move not blocked by a wall or closed door (or a key/plate if asked)."""
+    x, y, board = state
+    out = []
+    for dx, dy in STEPS:
+        char = board[y + dy][x + dx]
+        blocked = "#" + CLOSED_DOORS + (KEYS + PLATES if items_block else "")
+        if char not in blocked:
+            out.append(((dx, dy), (x + dx, y + dy, after_entering(board, x + dx, y + dy))))
+    return out
+
+
+def bfs(start: State, items_block: bool = False) -> list[Direction]:
+    """Unit steps of a shortest walk from `start` onto the exit; ValueError if there is none."""
+    parent: dict[State, tuple[State, Direction] | None] = {start: None}
+    queue = deque([start])
+    while queue:
+        state = queue.popleft()
+        if state[2][state[1]][state[0]] == "E":
+            steps: list[Direction] = []
+            link = parent[state]
+            while link is not None:
+                state, step = link
+                steps.append(step)
+                link = parent[state]
+            return steps[::-1]
+        for step, nxt in successors(state, items_block):
+            if nxt not in parent:
+                parent[nxt] = (state, step)
+                queue.append(nxt)
+    raise ValueError("exit unreachable")
+
+
+def _walk(start: State, steps: Sequence[Direction]) -> list[State]:
+    states = [start]
+    for step in steps:
+        x, y, board = states[-1]
+        nx, ny = x + step[0], y + step[1]
+        states.append((nx, ny, after_entering(board, nx, ny)))
+    return states
+
+
+def plan(data: VariantData) -> list[list[Action]]:
+    """A shortest solution per level (breadth-first over player cell and board), as the variant's actions."""
+    moves = data.variant["moves"]
+    return [keyboard_actions(moves, bfs(_start_state(level["rows"]))) for level in data.variant["levels"]]
+
+
+FAMILY = FamilySpec(name=NAME, generate=generate, plan=plan)
