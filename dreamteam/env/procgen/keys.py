@@ -28,12 +28,15 @@ from dreamteam.types import Action
 
 NAME = "keys"
 CLOSED_DOORS, OPEN_DOORS, KEYS, PLATES = "RYVO", "ryvo", "1234", "5678"
+ITEMS = KEYS + PLATES
+BLOCKED = "#" + CLOSED_DOORS
+BLOCKED_WITH_ITEMS = BLOCKED + ITEMS
 STEPS: tuple[Direction, ...] = ((0, -1), (0, 1), (-1, 0), (1, 0))
 Board = tuple[str, ...]
 State = tuple[int, int, Board]
 Cell = tuple[int, int]
-CANDIDATES = 5
-MAX_ATTEMPTS = 250
+CANDIDATES = 4
+MAX_ATTEMPTS = 150
 
 
 def generate(seed: int) -> VariantData:
@@ -97,7 +100,7 @@ def candidate(rng: random.Random, hardness: float) -> list[str]:
     for cells in rooms.values():
         for x, y in cells:
             grid[y][x] = "."
-    groups = min(4, 1 + round(hardness * 2.5))
+    groups = min(4, 1 + int(hardness * 3.2))
     _place_doors(rng, grid, rooms, groups)
     return _place_items(rng, ["".join(r) for r in grid], rooms, groups)
 
@@ -128,11 +131,9 @@ def _place_doors(rng: random.Random, grid: list[list[str]], rooms: dict[Cell, li
 
 def _doorway(rng: random.Random, first: list[Cell], second: list[Cell]) -> Cell:
     """A wall cell lying between a cell of each of two neighbouring rooms."""
-    inside = set(second)
-    options = [((x + x2) // 2, (y + y2) // 2) for x, y in first for x2, y2 in ((x + 2, y), (x, y + 2))
-               if (x2, y2) in inside]
-    options += [((x + x2) // 2, (y + y2) // 2) for x, y in second for x2, y2 in ((x + 2, y), (x, y + 2))
-                if (x2, y2) in set(first)]
+    options = []
+    for near, far in ((first, set(second)), (second, set(first))):
+        options += [(x + dx // 2, y + dy // 2) for x, y in near for dx, dy in ((2, 0), (0, 2)) if (x + dx, y + dy) in far]
     return rng.choice(options)
 
 
@@ -192,12 +193,13 @@ def after_entering(board: Board, x: int, y: int) -> Board:
 def successors(state: State, items_block: bool = False) -> list[tuple[Direction, State]]:
     """(step, next state) for each move not blocked by a wall or closed door (or a key/plate if asked)."""
     x, y, board = state
+    blocked = BLOCKED_WITH_ITEMS if items_block else BLOCKED
     out = []
     for dx, dy in STEPS:
-        char = board[y + dy][x + dx]
-        blocked = "#" + CLOSED_DOORS + (KEYS + PLATES if items_block else "")
+        nx, ny = x + dx, y + dy
+        char = board[ny][nx]
         if char not in blocked:
-            out.append(((dx, dy), (x + dx, y + dy, after_entering(board, x + dx, y + dy))))
+            out.append(((dx, dy), (nx, ny, after_entering(board, nx, ny) if char in ITEMS else board)))
     return out
 
 
