@@ -30,7 +30,7 @@ from dreamteam.rundir import (
 from dreamteam.runner import PlayResult, play
 from dreamteam.types import Observation
 
-DEFAULT_AGENT = "explorer"
+DEFAULT_AGENT = "team"
 
 
 def register(sub: Any) -> None:
