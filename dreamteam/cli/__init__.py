@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "dreamteam.cli.replay_cmd",
     "dreamteam.cli.runs_cmd",
     "dreamteam.cli.view_cmd",
+    "dreamteam.cli.generate_cmd",
 )
 
 

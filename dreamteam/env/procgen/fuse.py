@@ -26,7 +26,7 @@ State = tuple[Cell, bool, int]  # player, carrying, actions of fuse left
 STEPS: tuple[Cell, ...] = tuple(DIRECTIONS.values())
 # Negative coordinates count from the right / bottom edge (the game indexes its pixels with them).
 CORNERS: tuple[Cell, ...] = ((0, 0), (-1, 0), (0, -1), (-1, -1))
-NO_FUSE = 10**6
+NO_FUSE = -1  # a fuse that never burns out (to measure how much the real one binds)
 CANDIDATES = 12
 
 
@@ -76,7 +76,7 @@ def slide(level: FuseLevel, state: State, step: Cell) -> tuple[State, bool]:
             carrying, fuse_left, picked = True, level.fuse, True
         if nxt == level.door:
             return ((x, y), carrying, fuse_left), True
-    if carrying and not picked:
+    if carrying and not picked and level.fuse != NO_FUSE:
         fuse_left -= 1
         carrying = fuse_left > 0
     return ((x, y), carrying, fuse_left if carrying else 0), False
@@ -155,10 +155,11 @@ def _candidate(rng: random.Random, plan: LevelPlan, index: int) -> tuple[dict[st
     level = parse_level(spec)
     pushes = shortest_pushes(level)
     unlimited = shortest_pushes(FuseLevel(level.walls, level.door, level.spark, level.player, NO_FUSE))
-    if pushes is None or unlimited is None or not 2 + index // 2 <= len(pushes) <= 12 + 3 * index:
+    if pushes is None or unlimited is None or not 2 + index // 2 <= len(pushes) <= 10 + 3 * index:
         return None
     binding = len(pushes) - len(unlimited)
-    return spec, len(pushes) + 3 * binding + (8 if index >= 2 and binding > 0 else 0)
+    closeness = -abs(len(pushes) - (3 + 2.5 * index))
+    return spec, closeness + 2 * binding + (6 if index >= 2 and binding > 0 else 0)
 
 
 def generate_level(rng: random.Random, index: int) -> dict[str, Any]:

@@ -61,7 +61,7 @@ def _tables(rules: WorldRules) -> list[str]:
         f"dyn_CLICK_MAP = {literal(click_map)}",
         f"dyn_SCENES = {literal([s.to_json() for s in rules.scenes])}",
         f"dyn_MEMO = {literal(memo)}",
-        f"dyn_COUNTER_BOXES = {literal([list(t.region) for t in rules.ticks])}",
+        f"dyn_COUNTERS = {literal([[*t.region, t.source, t.target] for t in rules.ticks])}",
     ]
 
 

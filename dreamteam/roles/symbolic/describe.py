@@ -63,9 +63,10 @@ def describe_tick(rule: TickRule) -> list[Hypothesis]:
             "changed": "whenever anything else changed",
             "actions": f"after {_colours(rule.actions)}"}[rule.condition]
     others = ", ".join(f"{name}: {errors} errors" for name, errors in rule.alternatives)
+    where = "anywhere" if rule.region == (0, 0, 63, 63) else f"in logical box {list(rule.region)}"
     return [Hypothesis(
         f"counter:colour{rule.source}->colour{rule.target}",
-        f"{rule.count} colour-{rule.source} cell(s) in logical box {list(rule.region)} become colour "
+        f"{rule.count} colour-{rule.source} cell(s) {where} become colour "
         f"{rule.target} {when}, taken {rule.order} (conditions compared: {others})",
         rule.evidence, rule.errors,
     )]

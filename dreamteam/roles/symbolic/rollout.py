@@ -45,7 +45,7 @@ class LogicalRollout:
     def __init__(self, namespace: Mapping[str, Any]) -> None:
         self.ns = namespace
         self.geometry: tuple[int, int, int] = (1, 0, 0)
-        self.counters = [tuple(int(v) for v in box) for box in namespace.get("dyn_COUNTER_BOXES", [])]
+        self.counters = [tuple(int(v) for v in c) for c in namespace.get("dyn_COUNTERS", []) if len(c) == 6]
 
     def start(self, frame: Array) -> Any:
         """Decide the geometry with the module's own hints and downsample."""
@@ -62,14 +62,21 @@ class LogicalRollout:
         return tuple(tuple(row) for row in result["grid"]), list(result.get("events", []))
 
     def key(self, state: Any) -> Hashable:
-        """The grid without its counters' boxes: states that differ only in a status bar count as one."""
+        """The grid with counter cells blanked: states that differ only in a status bar count as one.
+
+        A counter (dyn_COUNTERS: box, source colour, target colour) only turns source cells into target
+        cells, so both colours are blanked inside its box; every other colour still tells states apart.
+        """
         if not self.counters:
             key: Hashable = state
             return key
         rows = [list(row) for row in state]
-        for x0, y0, x1, y1 in self.counters:
+        for x0, y0, x1, y1, source, target in self.counters:
             for y in range(max(0, y0), min(len(rows), y1 + 1)):
-                rows[y][max(0, x0) : x1 + 1] = [-1] * len(rows[y][max(0, x0) : x1 + 1])
+                row = rows[y]
+                for x in range(max(0, x0), min(len(row), x1 + 1)):
+                    if row[x] == source or row[x] == target:
+                        row[x] = -1
         return tuple(tuple(row) for row in rows)
 
     def grid(self, state: Any) -> Array:

@@ -30,7 +30,7 @@ from dreamteam.roles.symbolic.evidence import MotionCache, Transition, decode_tr
 from dreamteam.roles.symbolic.frames import DisplayCache, scale_hints
 from dreamteam.roles.symbolic.learner import learn, scene_of
 from dreamteam.roles.symbolic.model import WorldRules
-from dreamteam.roles.symbolic.verify import correct, predictor_for
+from dreamteam.roles.symbolic.verify import predictor_for, verdicts
 
 MAX_MEMO = 12
 MIN_MEMO_ALLOWANCE = 2
@@ -72,7 +72,7 @@ class SimulatorAnswerer:
         self.displays = DisplayCache()
         self.motions = MotionCache()
         self.artifacts = ArtifactCache()
-        self.verdicts: dict[tuple[int, int], bool] = {}
+        self.verdicts: dict[tuple[int, int], tuple[bool, bool]] = {}
 
     def decodes(self, transition: Mapping[str, Any]) -> bool:
         """Whether both frames of a transition decode (malformed ones are left out of the window)."""
@@ -83,18 +83,23 @@ class SimulatorAnswerer:
             return False
         return True
 
-    def correct(self, source: str, transitions: Sequence[Transition], observable: str | None = None) -> list[bool]:
-        """`verify.correct` for a source, remembering verdicts per (source, transition)."""
+    def judge(self, source: str, transitions: Sequence[Transition],
+              observable: str | None = None) -> list[tuple[bool, bool]]:
+        """`verify.verdicts` (frame right, events right) for a source, remembered per (source, transition)."""
         if not source.strip():
-            return [False] * len(transitions)
+            return [(False, not (t.level_up or t.game_over)) for t in transitions]
         key = hash((source, observable))
         todo = [t for t in transitions if (key, t.key) not in self.verdicts]
         if todo:
             if len(self.verdicts) > 50_000:
                 self.verdicts.clear()
-            verdicts = correct(predictor_for(source, self.artifacts, observable), todo)
-            self.verdicts.update({(key, t.key): ok for t, ok in zip(todo, verdicts, strict=True)})
+            found = verdicts(predictor_for(source, self.artifacts, observable), todo)
+            self.verdicts.update({(key, t.key): v for t, v in zip(todo, found, strict=True)})
         return [self.verdicts[(key, t.key)] for t in transitions]
+
+    def correct(self, source: str, transitions: Sequence[Transition], observable: str | None = None) -> list[bool]:
+        """Frame verdicts only (what the harness's replay gate counts)."""
+        return [frame for frame, _ in self.judge(source, transitions, observable)]
 
     def answer(self, request: RoleRequest) -> dict[str, Any]:
         """Reply content for one "maintain" request."""
@@ -117,17 +122,20 @@ class SimulatorAnswerer:
     def _decide(self, request: RoleRequest, transitions: Sequence[Transition], rules: WorldRules, source: str,
                 entities: str) -> dict[str, Any]:
         observable = text_of(request.context, "observable") or None
-        old = self.correct(request.surface, transitions, observable)
+        old_judged = self.judge(request.surface, transitions, observable)
+        old = [frame for frame, _ in old_judged]
         new = self.correct(source, transitions)
+        event_gain = sum(e for _, e in self.judge(source, transitions)) - sum(e for _, e in old_judged)
         broken = [t for t, was, now in zip(transitions, old, new, strict=True) if was and not now]
         if broken:
             rules, source, new = self._remember(rules, transitions, broken, new)
         still_broken = sum(1 for was, now in zip(old, new, strict=True) if was and not now)
         summary = (f"{len(rules.hypotheses)} hypotheses; predicts {sum(new)}/{len(transitions)} transitions "
-                   f"of the window (current dynamics: {sum(old)})")
+                   f"of the window (current dynamics: {sum(old)}); {event_gain:+d} level-up/game-over flags")
         gain = sum(new) - sum(old)
-        if still_broken or gain <= 0 or len(rules.memo) > max(MIN_MEMO_ALLOWANCE, gain):
-            reason = (f"would break {still_broken}" if still_broken else "no gain" if gain <= 0
+        better = gain > 0 or (gain == 0 and event_gain > 0)
+        if still_broken or not better or len(rules.memo) > max(MIN_MEMO_ALLOWANCE, gain):
+            reason = (f"would break {still_broken}" if still_broken else "no gain" if not better
                       else f"needs {len(rules.memo)} remembered exceptions for a gain of {gain}")
             return {"patch": None, "notes": f"{summary}; not proposed ({reason})\nentities: {entities}"}
         memo = f"; {len(rules.memo)} remembered exceptions" if rules.memo else ""

@@ -20,6 +20,8 @@ from dreamteam.roles.symbolic.evidence import BoolArray, Transition, touching
 from dreamteam.roles.symbolic.model import TICK_ORDERS, Box, TickRule, WorldRules, step_rules
 
 MIN_EVENTS = 2
+WHOLE_GRID: Box = (0, 0, 63, 63)
+"""The region of a counter whose colour appears nowhere else: it follows the bar to any place or level."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +93,10 @@ def _learn_one(outcomes: Sequence[_Outcome], source: int, target: int, events: l
     order, fitted = orders.most_common(1)[0]
     count = Counter(int(m.sum()) for _, m in events).most_common(1)[0][0]
     x0, y0, x1, y1 = region
+    if all(int((o.t.before.grid == source).sum()) == int((o.t.before.grid[y0 : y1 + 1, x0 : x1 + 1] == source).sum())
+           for o in outcomes):
+        region = WHOLE_GRID
+        x0, y0, x1, y1 = region
     able = [o for o in outcomes if int((o.t.before.grid[y0 : y1 + 1, x0 : x1 + 1] == source).sum()) >= count]
     hit = {id(o) for o, _ in events}
     ticked = [id(o) in hit for o in able]

@@ -97,8 +97,13 @@ def ineffective_here(transitions: Sequence[Transition], frame: LogicalFrame, ava
 
 def fatal_here(transitions: Sequence[Transition], frame: LogicalFrame) -> set[str]:
     """Labels of actions that lost the level when taken from exactly this frame."""
-    return {t.label if t.label != "ACTION6" else f"ACTION6@({t.action.get('x')},{t.action.get('y')})"
-            for t in transitions if t.game_over and np.array_equal(t.before.display, frame.display)}
+    return {_label(t.action) for t in transitions if t.game_over and np.array_equal(t.before.display, frame.display)}
+
+
+def idle_here(transitions: Sequence[Transition], frame: LogicalFrame) -> set[str]:
+    """Labels of actions already taken from exactly this frame without changing it (retrying teaches nothing)."""
+    return {_label(t.action) for t in transitions
+            if np.array_equal(t.before.display, frame.display) and np.array_equal(t.before.display, t.after.display)}
 
 
 def region_box(item: Any) -> tuple[int, int, int, int] | None:
@@ -166,8 +171,8 @@ class TransductiveAnswerer:
         probes += [probe([{"action": name}], f"{name} again, where its outcome so far has varied",
                          f"one rule explains every outcome of {name}") for name in disagreeing(transitions, self.motions)]
         probes += region_probes(list_of(ctx, "wrong_regions"), clicks_available(available), transitions)
-        deadly = fatal_here(transitions, frame) if frame is not None else set()
-        probes = [p for p in probes if not any(_label(a) in deadly for a in p["actions"])]
+        avoid = (fatal_here(transitions, frame) | idle_here(transitions, frame)) if frame is not None else set()
+        probes = [p for p in probes if _label(p["actions"][0]) not in avoid]
         untested = sum(1 for p in probes if p["target_hypothesis"].endswith("an effect"))
         return {"probes": probes[:MAX_PROBES],
                 "notes": f"{len(probes)} probes ({untested} on untested actions or object classes)"}

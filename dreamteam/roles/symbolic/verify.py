@@ -17,7 +17,8 @@ from dreamteam.roles.symbolic.artifact_lib import lib_display, lib_parse
 from dreamteam.roles.symbolic.artifacts import ArtifactCache, ArtifactLoadError
 from dreamteam.roles.symbolic.evidence import Transition
 
-Predictor = Callable[[Transition], "np.ndarray | None"]
+Prediction = tuple["np.ndarray | None", list[str]]
+Predictor = Callable[[Transition], Prediction]
 
 
 def _rows(t: Transition) -> list[list[int]]:
@@ -29,9 +30,9 @@ def symbolic_predictor(namespace: Mapping[str, Any]) -> Predictor:
     """Predict display frames with a symbolic dynamics module's `dyn_next_rows`."""
     step = namespace["dyn_next_rows"]
 
-    def run(t: Transition) -> np.ndarray | None:
+    def run(t: Transition) -> Prediction:
         result = step(_rows(t), dict(t.history), dict(t.action))
-        return np.asarray(result["rows"], dtype=np.int8)
+        return np.asarray(result["rows"], dtype=np.int8), [str(e) for e in result.get("events", [])]
 
     return run
 
@@ -42,12 +43,14 @@ def generic_predictor(namespace: Mapping[str, Any], observable: Mapping[str, Any
     parse = observable["parse"] if observable and "parse" in observable else (lambda f: lib_parse(f, [], {}))
     render = observable["render"] if observable and "render" in observable else lib_display
 
-    def run(t: Transition) -> np.ndarray | None:
+    def run(t: Transition) -> Prediction:
         z = parse(_rows(t))
         action = dict(t.action)
         h = history(z, dict(t.history), action) if callable(history) else dict(t.history)
-        frame = render(predict(z, h, action))
-        return None if frame is None else np.asarray(frame, dtype=np.int8)
+        following = predict(z, h, action)
+        frame = render(following)
+        events = following.get("events", []) if isinstance(following, dict) else []
+        return (None if frame is None else np.asarray(frame, dtype=np.int8)), [str(e) for e in events or []]
 
     return run
 
@@ -66,17 +69,25 @@ def predictor_for(source: str, cache: ArtifactCache, observable_source: str | No
     return generic_predictor(namespace, observable)
 
 
-def correct(predictor: Predictor | None, transitions: Sequence[Transition]) -> list[bool]:
-    """Per transition: whether the predicted frame equals the observed one (errors count as wrong)."""
+def verdicts(predictor: Predictor | None, transitions: Sequence[Transition]) -> list[tuple[bool, bool]]:
+    """Per transition: (the predicted frame equals the observed one, the predicted events match the
+    level_up / game_over flags). An artifact that raises is wrong on both."""
     out = []
     for t in transitions:
         if predictor is None:
-            out.append(False)
+            out.append((False, False))
             continue
         try:
-            frame = predictor(t)
+            frame, events = predictor(t)
         except Exception:  # a wrong artifact may raise anything; that is a wrong prediction
-            frame = None
-        out.append(frame is not None and frame.shape == t.after.display.shape
-                   and bool(np.array_equal(frame, t.after.display)))
+            out.append((False, False))
+            continue
+        right = frame is not None and frame.shape == t.after.display.shape and bool(np.array_equal(frame, t.after.display))
+        flags = ("level_up" in events) == t.level_up and ("game_over" in events) == t.game_over
+        out.append((right, flags))
     return out
+
+
+def correct(predictor: Predictor | None, transitions: Sequence[Transition]) -> list[bool]:
+    """Per transition: whether the predicted frame equals the observed one (errors count as wrong)."""
+    return [frame for frame, _ in verdicts(predictor, transitions)]

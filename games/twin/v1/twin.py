@@ -11,6 +11,7 @@ from arcengine import ARCBaseGame, BlockingMode, Camera, Level, Sprite
 # Everything a procedural variant may change (dreamteam/env/procgen/twin.py writes this block).
 # "moves" maps ACTION1-4 to their (dx, dy) step.
 # Each level is a row of rooms drawn side by side; legend: '#' wall, '.' floor, 'A' avatar, 'G' its goal.
+# A level's optional "stack": "column" draws its rooms top to bottom instead (they then share a width).
 # A room's mode says how it maps the keys (see room_move); "avatar" gives each mode's avatar colour.
 VARIANT = {
     "palette": {"floor": 5, "wall": 3, "goal": 14, "avatar": {"plain": 9, "mirror": 12, "flip": 15}},
@@ -62,15 +63,15 @@ MOVES: dict[int, tuple[int, int]] = {
 LEVELS: tuple[dict[str, Any], ...] = tuple(VARIANT["levels"])
 
 
-def _parse_rooms(rooms: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, Any]:
-    """Lay the rooms out left to right and collect walls, avatars, goals and modes in board coordinates."""
+def _parse_rooms(rooms: tuple[tuple[str, tuple[str, ...]], ...], stack: str = "row") -> dict[str, Any]:
+    """Lay the rooms out left to right (or top to bottom) and collect walls, avatars, goals and modes."""
     walls: set[tuple[int, int]] = set()
     avatars, goals, modes = [], [], []
-    left = 0
+    offset = 0
     for mode, rows in rooms:
         for y, row in enumerate(rows):
             for x, ch in enumerate(row):
-                cell = (left + x, y)
+                cell = (offset + x, y) if stack == "row" else (x, offset + y)
                 if ch == "#":
                     walls.add(cell)
                 elif ch == "A":
@@ -78,13 +79,14 @@ def _parse_rooms(rooms: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, An
                 elif ch == "G":
                     goals.append(cell)
         modes.append(mode)
-        left += len(rows[0])
+        offset += len(rows[0]) if stack == "row" else len(rows)
+    first = rooms[0][1]
     return {
         "walls": walls,
         "avatars": avatars,
         "goals": goals,
         "modes": modes,
-        "size": (left, len(rooms[0][1])),
+        "size": (offset, len(first)) if stack == "row" else (len(first[0]), offset),
     }
 
 
@@ -108,7 +110,7 @@ def room_move(mode: str, action: int) -> tuple[int, int]:
 
 def _build_level(index: int, spec: dict[str, Any]) -> Level:
     """One level: a single board sprite redrawn from the game's state after every action."""
-    width, height = _parse_rooms(spec["rooms"])["size"]
+    width, height = _parse_rooms(spec["rooms"], spec.get("stack", "row"))["size"]
     board = Sprite(
         np.full((height, width), FLOOR, dtype=np.int8), name="board", blocking=BlockingMode.NOT_BLOCKED
     )
@@ -140,7 +142,8 @@ class Twin(ARCBaseGame):
 
     def on_set_level(self, level: Level) -> None:
         """Parse the level's rooms into the game's state, then draw."""
-        parsed = _parse_rooms(level.get_data("spec")["rooms"])
+        spec = level.get_data("spec")
+        parsed = _parse_rooms(spec["rooms"], spec.get("stack", "row"))
         self.walls = parsed["walls"]
         self.avatars = parsed["avatars"]
         self.goals = parsed["goals"]
