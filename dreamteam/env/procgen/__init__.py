@@ -17,6 +17,10 @@ FAMILIES: dict[str, str] = {
     "keys": "dreamteam.env.procgen.keys",
     "push": "dreamteam.env.procgen.push",
     "flip": "dreamteam.env.procgen.flip",
+    "copy": "dreamteam.env.procgen.copy",
+    "lava": "dreamteam.env.procgen.lava",
+    "twin": "dreamteam.env.procgen.twin",
+    "fuse": "dreamteam.env.procgen.fuse",
 }
 
 

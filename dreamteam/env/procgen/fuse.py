@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections import deque
 from collections.abc import Mapping
@@ -121,9 +122,12 @@ def level_plan(rng: random.Random, index: int) -> LevelPlan:
 def _door_cells(plan: LevelPlan) -> list[Cell]:
     """Border cells that are not corners: where a door may sit."""
     w, h = plan.width, plan.height
-    return [(x, 0) for x in range(1, w - 1)] + [(x, h - 1) for x in range(1, w - 1)] + [
-        (0, y) for y in range(1, h - 1)
-    ] + [(w - 1, y) for y in range(1, h - 1)]
+    return (
+        [(x, 0) for x in range(1, w - 1)]
+        + [(x, h - 1) for x in range(1, w - 1)]
+        + [(0, y) for y in range(1, h - 1)]
+        + [(w - 1, y) for y in range(1, h - 1)]
+    )
 
 
 def _draw_map(rng: random.Random, plan: LevelPlan) -> dict[Cell, str] | None:
@@ -189,7 +193,7 @@ def generate(seed: int) -> VariantData:
     indicator = rng.choice(CORNERS)
     levels = tuple(generate_level(rng, i) for i in range(rng.choice((5, 6))))
     variant = {"palette": palette, "indicator": indicator, "moves": moves, "levels": levels}
-    return VariantData(NAME, seed, variant)
+    return _as_written(NAME, seed, variant)
 
 
 def plan(data: VariantData) -> list[list[Action]]:
@@ -201,6 +205,11 @@ def plan(data: VariantData) -> list[list[Action]]:
             raise VariantError(f"{data.game_id}: level {index} cannot be solved")
         solutions.append(keyboard_actions(data.variant["moves"], pushes))
     return solutions
+
+
+def _as_written(family: str, seed: int, variant: dict[str, Any]) -> VariantData:
+    """The variant with tuples turned into lists: the form its data block reads back as."""
+    return VariantData(family, seed, json.loads(json.dumps(variant)))
 
 
 FAMILY = FamilySpec(name=NAME, generate=generate, plan=plan)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from collections import deque
@@ -236,6 +237,7 @@ def _place_sentries(
             continue
         period = math.lcm(period, len(cycle))
         free -= set(cycle)
+        anchors = [c for c in anchors if c in free]
         routes.append(_route_of(rng, cycle))
     return routes
 
@@ -259,7 +261,8 @@ def _candidate(rng: random.Random, plan: LevelPlan) -> tuple[dict[str, Any], flo
         return None
     goal = rng.choice([c for c, d in dist.items() if d >= 0.75 * far])
     grid[player], grid[goal] = "P", "G"
-    path = _cells_along(player, shortest_steps(_level_of(grid, []), sentries=False) or [])
+    lava_only = parse_level({"map": _rows_of(grid, plan), "sentries": []})
+    path = _cells_along(player, shortest_steps(lava_only, sentries=False) or [])
     sentries = _place_sentries(rng, grid, path, plan.sentries)
     if len(sentries) < plan.sentries:
         return None
@@ -274,18 +277,6 @@ def _score(level: LavaLevel, free_length: int, plan: LevelPlan) -> float:
         return -math.inf
     forced = len(steps) - free_length
     return len(steps) + 3 * forced + (10 if plan.sentries and forced > 0 else 0)
-
-
-def _level_of(grid: Mapping[Cell, str], sentries: list[tuple[int, int, str]]) -> LavaLevel:
-    """Parse an in-progress grid (used before the map rows exist)."""
-    cells = grid.items()
-    return LavaLevel(
-        walls=frozenset(c for c, ch in cells if ch == "#"),
-        lava=frozenset(c for c, ch in cells if ch == "L"),
-        player=next(c for c, ch in cells if ch == "P"),
-        goal=next(c for c, ch in cells if ch == "G"),
-        routes=tuple(route_cells(x, y, m) for x, y, m in sentries),
-    )
 
 
 def _rows_of(grid: Mapping[Cell, str], plan: LevelPlan) -> tuple[str, ...]:
@@ -318,7 +309,7 @@ def generate(seed: int) -> VariantData:
     palette = draw_palette(rng, "floor", ["wall", "lava", "sentry", "goal", "player"])
     moves = draw_moves(rng)
     levels = tuple(generate_level(rng, i) for i in range(rng.choice((5, 6))))
-    return VariantData(NAME, seed, {"palette": palette, "moves": moves, "levels": levels})
+    return _as_written(NAME, seed, {"palette": palette, "moves": moves, "levels": levels})
 
 
 def plan(data: VariantData) -> list[list[Action]]:
@@ -332,6 +323,11 @@ def plan(data: VariantData) -> list[list[Action]]:
             [Action(5) if s == WAIT else keyboard_actions(data.variant["moves"], [s])[0] for s in steps]
         )
     return solutions
+
+
+def _as_written(family: str, seed: int, variant: dict[str, Any]) -> VariantData:
+    """The variant with tuples turned into lists: the form its data block reads back as."""
+    return VariantData(family, seed, json.loads(json.dumps(variant)))
 
 
 FAMILY = FamilySpec(name=NAME, generate=generate, plan=plan)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections import deque
 from collections.abc import Mapping, Sequence
@@ -213,7 +214,7 @@ def generate(seed: int) -> VariantData:
     }
     moves = draw_moves(rng)
     levels = tuple(generate_level(rng, i, modes) for i in range(rng.choice((5, 6))))
-    return VariantData(NAME, seed, {"palette": palette, "moves": moves, "levels": levels})
+    return _as_written(NAME, seed, {"palette": palette, "moves": moves, "levels": levels})
 
 
 def plan(data: VariantData) -> list[list[Action]]:
@@ -225,6 +226,11 @@ def plan(data: VariantData) -> list[list[Action]]:
             raise VariantError(f"{data.game_id}: level {index} cannot be solved")
         solutions.append(keyboard_actions(data.variant["moves"], keys))
     return solutions
+
+
+def _as_written(family: str, seed: int, variant: dict[str, Any]) -> VariantData:
+    """The variant with tuples turned into lists: the form its data block reads back as."""
+    return VariantData(family, seed, json.loads(json.dumps(variant)))
 
 
 FAMILY = FamilySpec(name=NAME, generate=generate, plan=plan)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from dreamteam.perception import label_runs
-from dreamteam.roles.symbolic.evidence import BoolArray, Cell, Transition
+from dreamteam.roles.symbolic.evidence import BoolArray, Cell, Transition, touching
 from dreamteam.roles.symbolic.model import Box, ClickRule
 
 Ignore = Callable[[Transition], BoolArray]
@@ -71,9 +71,31 @@ def _colour_map(effects: Sequence[tuple[Transition, Cell, BoolArray]]) -> dict[i
 
 
 def _region(effects: Sequence[tuple[Transition, Cell, BoolArray]]) -> Box:
+    """The box of the clicked cells that had an effect."""
     xs = [cell[0] for _, cell, _ in effects]
     ys = [cell[1] for _, cell, _ in effects]
     return min(xs), min(ys), max(xs), max(ys)
+
+
+def _panel(effects: Sequence[tuple[Transition, Cell, BoolArray]]) -> Box | None:
+    """The box of the non-background area that holds the effective clicks (the whole panel they hit)."""
+    grid = effects[-1][0].before.grid
+    if any(e[0].before.grid.shape != grid.shape for e in effects):
+        return None
+    background = int(np.bincount(grid.ravel().astype(np.intp) & 15).argmax())
+    seeds = np.zeros(grid.shape, dtype=bool)
+    for _, (x, y), _ in effects:
+        seeds[y, x] = True
+    area = touching(grid != background, seeds)
+    if not area.any():
+        return None
+    ys, xs = np.nonzero(area)
+    return int(xs.min()), int(ys.min()), int(xs.max()), int(ys.max())
+
+
+def _layout(t: Transition) -> tuple[object, ...]:
+    """Geometry and logical size: where clicks work is learned from the latest layout (level) first."""
+    return (t.before.geometry, t.before.grid.shape)
 
 
 def _inside(cell: Cell, box: Box | None) -> bool:
@@ -93,11 +115,16 @@ def learn_click(transitions: Sequence[Transition], ignore: Ignore | None = None)
     support = Counter(o for t, cell, changed in effects for o in _offsets(t, cell, changed, unit))
     needed = 1 if len(effects) == 1 else max(2, math.ceil(0.5 * len(effects)))
     offsets = tuple(sorted(o for o, n in support.items() if n >= needed)) or ((0, 0),)
-    colour_map = _colour_map(effects)
+    latest = [e for e in effects if _layout(e[0]) == _layout(events[-1][0])]
+    colour_map = {**_colour_map(effects), **_colour_map(latest)}
     quiet = [(t, cell) for t, cell, changed in events if not changed.any()]
     region: Box | None = None
     if any(int(t.before.grid[cell[1], cell[0]]) in colour_map for t, cell in quiet):
-        region = _region(effects)
+        panel = _panel(latest or effects)
+        region = _region(latest or effects)
+        if panel is not None and not any(_inside(cell, panel) and int(t.before.grid[cell[1], cell[0]]) in colour_map
+                                         for t, cell in quiet):
+            region = panel
     against = sum(1 for t, cell in quiet if int(t.before.grid[cell[1], cell[0]]) in colour_map
                   and _inside(cell, region))
     return ClickRule(

@@ -57,19 +57,23 @@ class _Renamer(ast.NodeTransformer):
         self.prefix = prefix
 
     def rename(self, name: str) -> str:
+        """`lib_x` -> `<prefix>x`; other names unchanged."""
         return self.prefix + name[len(LIB_PREFIX) :] if name.startswith(LIB_PREFIX) else name
 
     def visit_Name(self, node: ast.Name) -> ast.Name:
+        """Rename a helper reference."""
         node.id = self.rename(node.id)
         return node
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.stmt | None:
+        """`x: T = v` -> `x = v` (artifacts cannot name typing's types)."""
         if node.value is None:
             return None
         assign = ast.Assign(targets=[node.target], value=node.value)
         return self.visit(ast.copy_location(assign, node))  # type: ignore[no-any-return]
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
+        """Rename the function and drop its annotations."""
         node.name = self.rename(node.name)
         node.returns = None
         for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:

@@ -128,3 +128,21 @@ def derive(evidence: Evidence, start: Array) -> list[SubGoal]:
     goals.append(SubGoal("frontier", "bring a mover to a position it has never occupied", 4,
                          _new_position(evidence, start)))
     return goals
+
+
+def uniform_goals(start: Array, clicks: Sequence[tuple[tuple[int, int], Array]]) -> list[SubGoal]:
+    """With clicks that recolour cells: make every clickable cell one colour (a guess, tried last).
+
+    One sub-goal per colour the clickable cells show now; e.g. a lights-out board wants all tiles lit.
+    """
+    if not clicks:
+        return []
+    mask = np.logical_or.reduce([changed for _, changed in clicks])
+    colours = sorted(int(c) for c in np.unique(start[mask]))
+    if len(colours) < 2:
+        return []
+
+    def same(colour: int) -> Test:
+        return lambda grid, events: grid.shape == start.shape and bool((grid[mask] == colour).all())
+
+    return [SubGoal(f"uniform:colour{c}", f"make every clickable cell colour {c}", 3, same(c)) for c in colours]

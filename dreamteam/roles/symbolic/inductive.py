@@ -24,7 +24,7 @@ from dreamteam.roles.symbolic.artifacts import ArtifactCache
 from dreamteam.roles.symbolic.base import list_of, text_of
 from dreamteam.roles.symbolic.evidence import MotionCache, decode_transitions
 from dreamteam.roles.symbolic.frames import DisplayCache
-from dreamteam.roles.symbolic.goals import derive, gather
+from dreamteam.roles.symbolic.goals import derive, gather, uniform_goals
 from dreamteam.roles.symbolic.rollout import Action, Rollout, rollout_for
 from dreamteam.roles.symbolic.search import (
     SearchLimits,
@@ -37,7 +37,7 @@ from dreamteam.roles.symbolic.strategy_source import strategy_source
 from dreamteam.types import ACTION_NAMES
 
 MAX_TACTICS = 5
-MAX_CLICKS_IN_SEARCH = 8
+MAX_CLICKS_IN_SEARCH = 16
 
 
 def simple_actions(available: Sequence[Any]) -> list[str]:
@@ -113,16 +113,16 @@ class InductiveAnswerer:
         grid = rollout.grid(start)
         goals = derive(evidence, grid)
         actions: list[Action] = [{"action": name} for name in simple_actions(available)]
-        if clicks_available(available):
-            actions += [click_action(rollout, *cell) for cell, _ in click_candidates(rollout, start)
-                        [:MAX_CLICKS_IN_SEARCH]]
+        clicks = click_candidates(rollout, start) if clicks_available(available) else []
+        actions += [click_action(rollout, *cell) for cell, _ in clicks[:MAX_CLICKS_IN_SEARCH]]
+        goals += uniform_goals(grid, clicks)
         budget = ctx.get("budget_left")
         depth = min(self.limits.depth, int(budget)) if isinstance(budget, int) and budget > 0 else self.limits.depth
         limits = SearchLimits(self.limits.nodes, depth, self.limits.seconds)
         found, expanded = breadth_first(rollout, start, actions, goals, limits)
         tactics = [tactic(g.name, g.name, found[g.name], g.description) for g in goals if g.name in found]
-        if clicks_available(available):
-            canvas = canvas_plan(rollout, start)
+        if clicks:
+            canvas = canvas_plan(rollout, start, clicks)
             if canvas is not None:
                 plan, box, target = canvas
                 tactics.insert(0 if not tactics or tactics[0]["name"] != "level_up" else 1, tactic(

@@ -76,8 +76,7 @@ class LeaderAnswerer:
         accuracy = float(ctx.get("prediction_accuracy") or 0.0)
         looping = _looping(ctx)
         if looping:
-            tactics = tactics[1:] or tactics
-            probes = [p for p in probes if _discovers(p)] or ([] if tactics else probes)
+            tactics, probes = tactics[1:] or tactics, [p for p in probes if _discovers(p)] or ([] if tactics else probes)
         if accuracy >= self.trust and tactics:
             best = tactics[0]
             name = str(best.get("name", "tactic"))

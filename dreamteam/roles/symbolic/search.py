@@ -17,6 +17,7 @@ from dreamteam.roles.symbolic.goals import SubGoal
 from dreamteam.roles.symbolic.rollout import Action, Rollout
 
 Box = tuple[int, int, int, int]
+MAX_CELLS_TO_CLICK = 400
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,21 +67,34 @@ def click_action(rollout: Rollout, cx: int, cy: int) -> Action:
     return {"action": "ACTION6", "x": min(63, ox + cx * scale + scale // 2), "y": min(63, oy + cy * scale + scale // 2)}
 
 
-def click_candidates(rollout: Rollout, start: Any, limit: int = 24) -> list[tuple[tuple[int, int], Array]]:
-    """One cell per object whose click the model predicts changes it: (cell, cells of its object)."""
-    grid = rollout.grid(start)
+def _click_cells(grid: Array) -> list[tuple[int, int]]:
+    """Every cell of a small grid; one cell per object of a large one."""
+    rows, cols = grid.shape
+    if grid.size <= MAX_CELLS_TO_CLICK:
+        return [(x, y) for y in range(rows) for x in range(cols)]
     labels, count = label_runs(grid)
+    flat = labels.ravel()
+    first = np.full(count, flat.size, dtype=np.intp)
+    np.minimum.at(first, flat, np.arange(flat.size))
+    return [(int(f % cols), int(f // cols)) for f in first.tolist()]
+
+
+def click_candidates(rollout: Rollout, start: Any, limit: int = 64) -> list[tuple[tuple[int, int], Array]]:
+    """One click per distinct predicted effect: (cell, mask of the cells that click changes)."""
+    grid = rollout.grid(start)
+    seen: set[Any] = set()
     out = []
-    for label in range(count):
-        ys, xs = np.nonzero(labels == label)
-        if len(xs) > grid.size // 4:
-            continue
-        cell = (int(xs[0]), int(ys[0]))
+    for cell in _click_cells(grid):
         result = rollout.step(start, click_action(rollout, *cell))
-        if result is not None and rollout.grid(result[0])[cell[1], cell[0]] != grid[cell[1], cell[0]]:
-            out.append((cell, labels == label))
-        if len(out) >= limit:
-            break
+        if result is None:
+            continue
+        changed = rollout.grid(result[0]) != grid
+        key = rollout.key(result[0])
+        if changed.any() and key not in seen:
+            seen.add(key)
+            out.append((cell, changed))
+            if len(out) >= limit:
+                break
     return out
 
 
@@ -129,9 +143,10 @@ def match_plan(rollout: Rollout, start: Any, canvas: Box, target: Box, max_click
     return plan if plan and np.array_equal(final, goal) else None
 
 
-def canvas_plan(rollout: Rollout, start: Any) -> tuple[list[Action], Box, Box] | None:
+def canvas_plan(rollout: Rollout, start: Any, clicks: Sequence[tuple[tuple[int, int], Array]]
+                ) -> tuple[list[Action], Box, Box] | None:
     """(plan, canvas box, target box) when the model shows a clickable canvas and a panel to copy."""
-    candidates = click_candidates(rollout, start)
+    candidates = [(cell, m) for cell, m in clicks if m[cell[1], cell[0]]]
     if not candidates:
         return None
     mask = np.logical_or.reduce([m for _, m in candidates])

@@ -7,39 +7,97 @@ from typing import Any
 import numpy as np
 from arcengine import ARCBaseGame, BlockingMode, Camera, GameAction, Level, Sprite
 
-# --- variant data: generated, do not edit ---
 # Everything a procedural variant may change (dreamteam/env/procgen/copy.py writes this block).
 # "cycle": the colours a click steps through, cycle[0] being the empty colour; level digits index into it and
 # "colours" is how many cycle entries that level uses. "step": +1 walks the cycle forward, -1 backward.
 # "layout": where the target panel sits relative to the canvas (target-left, canvas-left, target-top,
 # canvas-top). A level's optional "pattern" lists the (dx, dy) canvas offsets one click changes.
+# --- variant data: generated, do not edit ---
 VARIANT = {
-    "palette": {"background": 5, "cycle": (0, 9, 8, 11, 14)},
+    "palette": {"background": 5, "cycle": [0, 9, 8, 11, 14]},
     "layout": "target-left",
     "step": 1,
-    "levels": (
-        {"colours": 2, "target": ("010", "111", "010"), "canvas": ("000", "000", "000")},
+    "levels": [
         {
             "colours": 2,
-            "target": ("1001", "0110", "0110", "1001"),
-            "canvas": ("1100", "0100", "0010", "0011"),
+            "target": [
+                "010",
+                "111",
+                "010",
+            ],
+            "canvas": [
+                "000",
+                "000",
+                "000",
+            ],
+        },
+        {
+            "colours": 2,
+            "target": [
+                "1001",
+                "0110",
+                "0110",
+                "1001",
+            ],
+            "canvas": [
+                "1100",
+                "0100",
+                "0010",
+                "0011",
+            ],
         },
         {
             "colours": 3,
-            "target": ("1221", "2002", "2002", "1221"),
-            "canvas": ("0000", "0110", "0220", "0000"),
+            "target": [
+                "1221",
+                "2002",
+                "2002",
+                "1221",
+            ],
+            "canvas": [
+                "0000",
+                "0110",
+                "0220",
+                "0000",
+            ],
         },
         {
             "colours": 4,
-            "target": ("12321", "23032", "30003", "23032", "12321"),
-            "canvas": ("11111", "00000", "22222", "00000", "33333"),
+            "target": [
+                "12321",
+                "23032",
+                "30003",
+                "23032",
+                "12321",
+            ],
+            "canvas": [
+                "11111",
+                "00000",
+                "22222",
+                "00000",
+                "33333",
+            ],
         },
         {
             "colours": 5,
-            "target": ("443344", "410014", "302203", "302203", "410014", "443344"),
-            "canvas": ("123412", "000000", "000000", "000000", "000000", "214321"),
+            "target": [
+                "443344",
+                "410014",
+                "302203",
+                "302203",
+                "410014",
+                "443344",
+            ],
+            "canvas": [
+                "123412",
+                "000000",
+                "000000",
+                "000000",
+                "000000",
+                "214321",
+            ],
         },
-    ),
+    ],
 }
 # --- end of variant data ---
 

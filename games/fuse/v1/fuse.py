@@ -7,19 +7,20 @@ from typing import Any
 import numpy as np
 from arcengine import ARCBaseGame, BlockingMode, Camera, Level, Sprite
 
-# --- variant data: generated, do not edit ---
 # Everything a procedural variant may change (dreamteam/env/procgen/fuse.py writes this block).
 # "moves" maps ACTION1-4 to their (dx, dy) step.
 # Map legend: '#' wall, '.' ice, 'P' player, 'S' spark, 'D' door. "fuse": actions a carried spark lasts.
-# "indicator" is the wall cell (x, y) that lights up in the spark colour while a spark is carried.
+# "indicator" is the wall cell (x, y) that lights up in the spark colour while a spark is carried;
+# negative coordinates count from the right / bottom edge (-1 is the last column / row).
+# --- variant data: generated, do not edit ---
 VARIANT = {
     "palette": {"floor": 5, "wall": 3, "door": 15, "spark": 11, "player": 9},
-    "indicator": (0, 0),
-    "moves": {"ACTION1": (0, -1), "ACTION2": (0, 1), "ACTION3": (-1, 0), "ACTION4": (1, 0)},
-    "levels": (
+    "indicator": [0, 0],
+    "moves": {"ACTION1": [0, -1], "ACTION2": [0, 1], "ACTION3": [-1, 0], "ACTION4": [1, 0]},
+    "levels": [
         {
             "fuse": 9,
-            "map": (
+            "map": [
                 "########",
                 "#P....S#",
                 "#......#",
@@ -28,11 +29,11 @@ VARIANT = {
                 "#......#",
                 "#.....D#",
                 "########",
-            ),
+            ],
         },
         {
             "fuse": 6,
-            "map": (
+            "map": [
                 "#########",
                 "#..PS...#",
                 "#.......#",
@@ -42,11 +43,11 @@ VARIANT = {
                 "#.#.#...#",
                 "#.....#.#",
                 "#####D###",
-            ),
+            ],
         },
         {
             "fuse": 4,
-            "map": (
+            "map": [
                 "##########",
                 "#........#",
                 "#........D",
@@ -57,11 +58,11 @@ VARIANT = {
                 "#.....##.#",
                 "##.#...#.#",
                 "##########",
-            ),
+            ],
         },
         {
             "fuse": 3,
-            "map": (
+            "map": [
                 "###########",
                 "#..#......#",
                 "#.........#",
@@ -73,11 +74,11 @@ VARIANT = {
                 "#.....#..##",
                 "#.#.#...P##",
                 "###########",
-            ),
+            ],
         },
         {
             "fuse": 3,
-            "map": (
+            "map": [
                 "############",
                 "#..........#",
                 "#.#...#....#",
@@ -90,9 +91,9 @@ VARIANT = {
                 "#...#......#",
                 "#........#.#",
                 "#D##########",
-            ),
+            ],
         },
-    ),
+    ],
 }
 # --- end of variant data ---
 

@@ -7,17 +7,17 @@ from typing import Any
 import numpy as np
 from arcengine import ARCBaseGame, BlockingMode, Camera, Level, Sprite
 
-# --- variant data: generated, do not edit ---
 # Everything a procedural variant may change (dreamteam/env/procgen/lava.py writes this block).
 # Map legend: '#' wall, '.' floor, 'L' lava, 'P' player start, 'G' goal.
 # A sentry is (x, y, moves): it takes one move per action and repeats the moves forever.
 # "moves" maps ACTION1-4 to their (dx, dy) step; ACTION5 always waits.
+# --- variant data: generated, do not edit ---
 VARIANT = {
     "palette": {"floor": 5, "wall": 3, "lava": 8, "sentry": 12, "goal": 14, "player": 9},
-    "moves": {"ACTION1": (0, -1), "ACTION2": (0, 1), "ACTION3": (-1, 0), "ACTION4": (1, 0)},
-    "levels": (
+    "moves": {"ACTION1": [0, -1], "ACTION2": [0, 1], "ACTION3": [-1, 0], "ACTION4": [1, 0]},
+    "levels": [
         {
-            "map": (
+            "map": [
                 "########",
                 "#P.....#",
                 "#.LL...#",
@@ -26,11 +26,11 @@ VARIANT = {
                 "#LLL.L.#",
                 "#....LG#",
                 "########",
-            ),
-            "sentries": (),
+            ],
+            "sentries": [],
         },
         {
-            "map": (
+            "map": [
                 "##########",
                 "#P..L....#",
                 "#LL.L.LL.#",
@@ -41,11 +41,11 @@ VARIANT = {
                 "#G...L...#",
                 "#LLL...L.#",
                 "##########",
-            ),
-            "sentries": (),
+            ],
+            "sentries": [],
         },
         {
-            "map": (
+            "map": [
                 "##########",
                 "#P...L...#",
                 "#....L...#",
@@ -55,11 +55,11 @@ VARIANT = {
                 "#....L..G#",
                 "#....L...#",
                 "##########",
-            ),
-            "sentries": ((6, 1, "DDDDDDUUUUUU"),),
+            ],
+            "sentries": [[6, 1, "DDDDDDUUUUUU"]],
         },
         {
-            "map": (
+            "map": [
                 "############",
                 "#..L.......#",
                 "#..L.LLLLL.#",
@@ -72,11 +72,11 @@ VARIANT = {
                 "#..........#",
                 "#PLLLLLLLLL#",
                 "############",
-            ),
-            "sentries": ((4, 7, "RRRRRRLLLLLL"), (5, 9, "RRRRRLLLLLLLLLRRRR")),
+            ],
+            "sentries": [[4, 7, "RRRRRRLLLLLL"], [5, 9, "RRRRRLLLLLLLLLRRRR"]],
         },
         {
-            "map": (
+            "map": [
                 "#############",
                 "#P..L.......#",
                 "#...L.LLLLL.#",
@@ -90,14 +90,10 @@ VARIANT = {
                 "#.....G.....#",
                 "#LLLL...LLLL#",
                 "#############",
-            ),
-            "sentries": (
-                (5, 1, "DDDDDDDUUUUUUU"),
-                (7, 3, "RRRRLLLL"),
-                (3, 8, "RRRRRRLLLLLL"),
-            ),
+            ],
+            "sentries": [[5, 1, "DDDDDDDUUUUUUU"], [7, 3, "RRRRLLLL"], [3, 8, "RRRRRRLLLLLL"]],
         },
-    ),
+    ],
 }
 # --- end of variant data ---
 

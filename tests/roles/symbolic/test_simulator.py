@@ -15,7 +15,16 @@ from dreamteam.roles.symbolic.frames import DisplayCache
 from dreamteam.roles.symbolic.verify import correct, predictor_for
 
 from .helpers import SEED_OBSERVABLE, ask, load, sandboxed
-from .worlds import CopyWorld, MazeWorld, TimerWorld, ToggleWorld, random_clicks, random_moves, record
+from .worlds import (
+    CopyWorld,
+    MazeWorld,
+    PushWorld,
+    TimerWorld,
+    ToggleWorld,
+    random_clicks,
+    random_moves,
+    record,
+)
 
 SEED_DYNAMICS = '''HYPOTHESES = []
 
@@ -66,6 +75,34 @@ def test_maze_rules_are_learned_with_shuffled_action_meanings(seed: int) -> None
     assert any(name.startswith("block:") and name.endswith(f"by{world.wall}") for name in hypotheses)
     counter = hypotheses[f"counter:colour{world.bar_colour}->colour{world.floor}"]
     assert "moved: 0 errors" in counter["description"] and counter["evidence"] >= 2
+
+
+def pushes(world: PushWorld, transitions: list[dict[str, Any]]) -> int:
+    """How many transitions moved a box."""
+    return sum((decode_grid(t["before"]) == world.box).tolist() != (decode_grid(t["after"]) == world.box).tolist()
+               for t in transitions)
+
+
+@pytest.mark.parametrize("seed", [7, 9])
+def test_pushing_boxes(seed: int) -> None:
+    world = PushWorld(seed=seed)
+    transitions = record(world, random_moves(seed), 300)
+    assert pushes(world, transitions[:240]) >= 2
+    source = learn(transitions[:240])["patch"]
+    assert source is not None
+    assert all(held_out_hits(source, transitions[240:]))
+    names = [h["name"] for h in load(source)["HYPOTHESES"]]
+    assert f"push:colour{world.player}:colour{world.box}" in names
+
+
+def test_sliding_until_blocked() -> None:
+    world = PushWorld(seed=6, slide=True)
+    transitions = record(world, random_moves(6), 200)
+    source = learn(transitions[:150])["patch"]
+    assert source is not None
+    assert all(held_out_hits(source, transitions[150:]))
+    names = [h["name"] for h in load(source)["HYPOTHESES"]]
+    assert sum(name.startswith("slide:") for name in names) >= 3
 
 
 def test_toggle_board_click_rule() -> None:

@@ -106,6 +106,41 @@ class MazeWorld(World):
         return bool(reached)
 
 
+class PushWorld(MazeWorld):
+    """A maze without a bar whose player pushes boxes one step (a box against a wall or box stays put)."""
+
+    def __init__(self, seed: int = 0, box: int = 12, slide: bool = False) -> None:
+        super().__init__(seed=seed, bar=False)
+        self.box, self.slide = box, slide
+        rng = random.Random(seed + 100)
+        free = [(x, y) for y in range(2, 8) for x in range(2, 8) if self.grid[y, x] == self.floor]
+        for x, y in rng.sample(free, 2):
+            self.grid[y, x] = box
+
+    def apply(self, action: dict[str, Any]) -> bool:
+        """Move (or slide) the player, pushing a box ahead of it when the box can move."""
+        move = self.meanings.get(action["action"])
+        moved = False
+        while move is not None and self._step(*move):
+            moved = True
+            if not self.slide:
+                break
+        return moved and False
+
+    def _step(self, dx: int, dy: int) -> bool:
+        x, y = self.pos[0] + dx, self.pos[1] + dy
+        if self.grid[y, x] == self.box:
+            if self.grid[y + dy, x + dx] != self.floor:
+                return False
+            self.grid[y + dy, x + dx] = self.box
+        elif self.grid[y, x] != self.floor:
+            return False
+        self.grid[self.pos[1], self.pos[0]] = self.floor
+        self.grid[y, x] = self.player
+        self.pos = (x, y)
+        return True
+
+
 class ToggleWorld(World):
     """Lights out: a click toggles the clicked cell and its four neighbours between two colours."""
 

@@ -1,0 +1,125 @@
+"""Procedural `copy` variants: deterministic, varied, exactly planned, played as planned by the written module."""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+from pathlib import Path
+from typing import Any
+
+from arcengine import ActionInput, GameAction
+
+from dreamteam.env.procgen import generate, load_family
+from dreamteam.env.procgen.copy import LAYOUTS, PATTERNS, CopyLevel, apply_clicks, click_counts, click_point
+from tests.procgen.helpers import (
+    check_deterministic,
+    check_palette,
+    check_seeds_differ,
+    check_v1_data,
+    check_verification_catches_bad_solutions,
+    check_written_variant,
+    metadata,
+)
+
+FAMILY = "copy"
+
+
+def test_written_variants_match_generator_and_planner(written: dict[int, Path]) -> None:
+    for seed, directory in written.items():
+        check_written_variant(FAMILY, seed, directory)
+
+
+def test_same_seed_gives_identical_files(written: dict[int, Path], tmp_path: Path) -> None:
+    check_deterministic(FAMILY, written, tmp_path)
+
+
+def test_seeds_differ_in_pictures_palette_and_layout(written: dict[int, Path]) -> None:
+    check_seeds_differ(FAMILY, written, "target", "layout")
+
+
+def test_palettes_layouts_and_cycle_directions_vary_and_are_valid() -> None:
+    variants = [generate(FAMILY, seed).variant for seed in range(1, 9)]
+    for variant in variants:
+        palette = variant["palette"]
+        check_palette({"background": palette["background"]}, "background", list(palette["cycle"]))
+    assert {v["layout"] for v in variants} == set(LAYOUTS)
+    assert {v["step"] for v in variants} == {1, -1}
+
+
+def test_levels_grow_and_add_click_patterns() -> None:
+    for seed in range(1, 6):
+        levels = generate(FAMILY, seed).variant["levels"]
+        sizes = [len(level["target"]) for level in levels]
+        assert sizes == sorted(sizes) and sizes[0] == 3
+        assert levels[0]["pattern"] == [[0, 0]] and len(levels[-1]["pattern"]) >= 3
+        for level in levels:
+            assert level["target"] != level["canvas"]
+            assert len(level["pattern"]) == 1 or level["colours"] in (2, 3, 5), (
+                "non-trivial patterns need a prime cycle"
+            )
+
+
+def test_click_counts_are_the_fewest_possible() -> None:
+    level = CopyLevel(
+        target=((1, 0, 1), (0, 2, 0), (1, 0, 1)),
+        canvas=((0, 0, 0), (0, 0, 0), (0, 0, 0)),
+        colours=3,
+        pattern=PATTERNS["plus"],
+    )
+    cells = [(c, r) for r in range(3) for c in range(3)]
+    target = [list(row) for row in level.target]
+    best = min(
+        sum(counts)
+        for counts in itertools.product(range(3), repeat=9)
+        if apply_clicks(level, -1, [cell for cell, n in zip(cells, counts, strict=True) for _ in range(n)])
+        == target
+    )
+    counts = click_counts(level, -1)
+    assert sum(counts) == best
+    assert (
+        apply_clicks(level, -1, [cell for cell, n in zip(cells, counts, strict=True) for _ in range(n)])
+        == target
+    )
+
+
+def _load(directory: Path) -> Any:
+    """The game object of a written version directory, loaded the way the toolkit loads it."""
+    source = directory / f"{metadata(directory)['class_name'].lower()}.py"
+    spec = importlib.util.spec_from_file_location(
+        f"dt_procgen_{directory.parent.name}_{directory.name}", source
+    )
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.Copy()
+
+
+def _click(game: Any, x: int, y: int) -> Any:
+    return game.perform_action(ActionInput(id=GameAction.ACTION6, data={"x": x, "y": y}), raw=True)
+
+
+def test_a_click_changes_exactly_the_pattern_cells_of_the_written_module(written: dict[int, Path]) -> None:
+    directory = written[1]
+    data = generate(FAMILY, 1)
+    game = _load(directory)
+    game.perform_action(ActionInput(id=GameAction.RESET), raw=True)
+    for level_index, solution in enumerate(load_family(FAMILY).plan(data)):
+        spec = data.variant["levels"][level_index]
+        size, before = len(spec["target"]), game.canvas.copy()
+        _click(game, *click_point(size, data.variant["layout"], 1, 1))
+        changed = {(int(c), int(r)) for r, c in zip(*(game.canvas != before).nonzero(), strict=True)}
+        assert changed == {
+            (1 + dx, 1 + dy) for dx, dy in spec["pattern"] if 0 <= 1 + dx < size and 0 <= 1 + dy < size
+        }
+        game.perform_action(ActionInput(id=GameAction.RESET), raw=True)
+        for action in solution:
+            _click(game, action.x, action.y)
+        assert game.level_index == level_index + 1 or level_index == len(data.variant["levels"]) - 1
+
+
+def test_v1_data_round_trips_and_plays_as_v1(tmp_path: Path) -> None:
+    check_v1_data(FAMILY, tmp_path)
+
+
+def test_verification_refuses_wrong_solutions(tmp_path: Path) -> None:
+    check_verification_catches_bad_solutions(FAMILY, tmp_path)
