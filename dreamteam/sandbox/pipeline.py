@@ -103,4 +103,6 @@ def predict_frame(runner: Runner, modules: dict[str, dict[str, Any]], cache: Par
         return error
     if out.ndim != 2 or out.size == 0 or out.min() < 0 or out.max() > 15:
         return {"kind": "error", "reason": f"render returned shape {out.shape} or colours outside 0-15"}
-    return {"kind": "ok", "value": {"grid": hex_rows(out), "history": h1.value}}
+    events = z1.value.get("events") if isinstance(z1.value, dict) else None
+    events = [e for e in events if isinstance(e, str)][:16] if isinstance(events, list) else []
+    return {"kind": "ok", "value": {"grid": hex_rows(out), "history": h1.value, "events": events}}

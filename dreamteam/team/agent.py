@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
-from dreamteam.backends.calllog import CallLog
+from dreamteam.backends.calllog import CallLog, CallRecord
 from dreamteam.backends.config import BackendConfig, load_backend_config
 from dreamteam.backends.registry import build_role_models
 from dreamteam.graph.checkpoint import sqlite_checkpointer
 from dreamteam.graph.runner import StepGraph
 from dreamteam.graph.state import StepState
+from dreamteam.protocols import RoleModel, RoleReply, RoleRequest
 from dreamteam.roles.critic import Critic
 from dreamteam.roles.inductive import InductiveExplorer
 from dreamteam.roles.leader import TeamLeader
@@ -39,6 +41,27 @@ def build_roles(models: dict[str, Any]) -> TeamRoles:
         critic=Critic("critic", "critique", models["critic"]),
         leader=TeamLeader("leader", "leadership", models["leader"]),
     )
+
+
+class LoggedModel:
+    """Writes a calls.jsonl line for each call of a role model that does not log itself (symbolic)."""
+
+    def __init__(self, model: RoleModel, calls: CallLog) -> None:
+        self.model = model
+        self.calls = calls
+        self.name = model.name
+
+    def respond(self, request: RoleRequest) -> RoleReply:
+        """Answer through the wrapped model and log the call."""
+        start = time.perf_counter()
+        reply = self.model.respond(request)
+        self.calls.append(CallRecord(request.role, request.task, self.name, reply.usage.model or self.name,
+                                     latency_s=time.perf_counter() - start, ok=reply.ok, error=reply.error))
+        return reply
+
+
+def _logged(model: RoleModel, calls: CallLog) -> RoleModel:
+    return LoggedModel(model, calls) if model.name == "symbolic" else model
 
 
 class TeamAgent:
@@ -81,7 +104,7 @@ class TeamAgent:
 
     def _build(self, workspace: Workspace, budget: int) -> None:
         self.calls = CallLog(self.run_dir / CALLS)
-        models = build_role_models(self.backends, self.calls)
+        models = {role: _logged(model, self.calls) for role, model in build_role_models(self.backends, self.calls).items()}
         world = SandboxWorldModel()
         self.logic = TeamLogic(workspace, world, SandboxLifecycle(world.sandbox, self.policy), build_roles(models),
                                budget=budget, seed=self.seed)

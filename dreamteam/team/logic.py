@@ -25,7 +25,7 @@ from dreamteam.roles.transductive import TransductiveExplorer
 from dreamteam.team.memory import StepMemory
 from dreamteam.team.ports import PatchLifecycle, PatchResult, WorldModel
 from dreamteam.team.summaries import diff_summary, fallback_actions, proposals_json
-from dreamteam.types import RESET, Action, Grid
+from dreamteam.types import CLICK, RESET, Action, Grid
 from dreamteam.workspace import PatchOutcome, PredictionRecord, StepRecord, Workspace
 
 ACCURACY_WINDOW = 20
@@ -152,7 +152,9 @@ class TeamLogic:
     def maintain(self, state: StepState) -> StepState:
         """Observer and Simulator propose patches; each goes through the patch lifecycle."""
         components = state.get("components") or []
-        if "observation" in components:
+        first_look = not self.mem.observer_asked
+        if "observation" in components or first_look:
+            self.mem.observer_asked = True
             frames = [encode_grid(g) for g in self.mem.frames]
             errors = [{"step": self.mem.obs.step if self.mem.obs else 0, "wrong_cells": self.mem.parse_errors}]
             patch = self.roles.observer.maintain(self.sources["observation"], frames, errors)
@@ -160,7 +162,8 @@ class TeamLogic:
         if "dynamics" in components or "level" in components or "death" in components:
             transitions = self.ws.regression()
             patch = self.roles.simulator.maintain(self.sources["dynamics"], transitions,
-                                                  self.mem.counterexamples.get("dynamics", []))
+                                                  self.mem.counterexamples.get("dynamics", []),
+                                                  self.sources["observation"])
             self._submit("dynamics", patch, transitions)
         return {"patches": [_patch_json(p) for p in self.mem.patches]}
 
@@ -231,7 +234,7 @@ class TeamLogic:
             "probes": proposals_json([], self.mem.probes)["probes"],
             "critique": {"flags": self.mem.flags, "feedback": state.get("feedback") or {}},
             "prediction_accuracy": sum(hits) / len(hits) if hits else 0.0,
-            "budget_left": self.budget - obs.step, "fatal_actions": [],
+            "budget_left": self.budget - obs.step, "fatal_actions": self._fatal_actions(state),
         })
         plan = tuple(a for a in (decision.plan if decision else ()) if self._allowed(a))
         if not plan:
@@ -240,6 +243,19 @@ class TeamLogic:
         assert decision is not None
         return self._record_decision(Decision(decision.goal, plan, decision.source, decision.confidence,
                                               decision.reason))
+
+    def _fatal_actions(self, state: StepState) -> list[dict[str, Any]]:
+        """Simple actions the world model predicts to end the level (game_over among the predicted events)."""
+        obs = self.mem.obs
+        assert obs is not None
+        fatal = []
+        for aid in obs.available_actions:
+            if aid in (RESET, CLICK):
+                continue
+            prediction = self.world.predict(obs.grid, dict(state.get("history") or {}), Action(aid))
+            if "game_over" in prediction.events:
+                fatal.append(Action(aid).to_json())
+        return fatal
 
     def _allowed(self, action: Action) -> bool:
         obs = self.mem.obs

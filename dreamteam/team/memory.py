@@ -32,5 +32,6 @@ class StepMemory:
     counterexamples: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     tested: dict[str, int] = field(default_factory=dict)
     parse_errors: int = 0
+    observer_asked: bool = False
     deaths: int = 0
     level_steps: int = 0

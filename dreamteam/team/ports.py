@@ -16,6 +16,7 @@ class Prediction:
     grid: Grid | None
     history: dict[str, Any]
     error: str = ""
+    events: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,7 +50,8 @@ class SandboxWorldModel:
             return Prediction(None, new_history, f"prediction is not a grid: {exc}")
         if out.shape != grid.shape:
             return Prediction(None, new_history, f"render returned shape {out.shape}, expected {grid.shape}")
-        return Prediction(out, new_history)
+        events = tuple(e for e in value.get("events") or () if isinstance(e, str))
+        return Prediction(out, new_history, events=events)
 
     def close(self) -> None:
         """Stop the worker."""
