@@ -20,16 +20,18 @@ class Role:
     model: RoleModel
     feedback: list[str] = field(default_factory=list)
     failures: int = 0
+    last_notes: str = ""
 
     def ask(self, task: str, surface_text: str, context: Mapping[str, Any]) -> RoleReply:
         """Send one request; peer feedback received since the last call travels with it."""
         ctx = dict(context)
         if self.feedback:
-            ctx["feedback"] = " | ".join(self.feedback[-4:])
+            ctx["feedback"] = "\n".join(self.feedback[-4:])
         request = RoleRequest(role=self.name, task=task, surface=surface_text, context=ctx,
                               schema=ROLE_SCHEMAS[self.name])
         reply = self.model.respond(request)
         self.feedback.clear()
+        self.last_notes = str(reply.content.get("notes", "")) if reply.ok else ""
         if not reply.ok:
             self.failures += 1
         return reply

@@ -159,13 +159,21 @@ class TeamLogic:
             errors = [{"step": self.mem.obs.step if self.mem.obs else 0, "wrong_cells": self.mem.parse_errors}]
             patch = self.roles.observer.maintain(self.sources["observation"], frames, errors)
             self._submit("observation", patch)
+            self._peer(self.roles.observer.last_notes, self.roles.simulator)
         if "dynamics" in components or "level" in components or "death" in components:
             transitions = self.ws.regression()
             patch = self.roles.simulator.maintain(self.sources["dynamics"], transitions,
                                                   self.mem.counterexamples.get("dynamics", []),
                                                   self.sources["observation"])
             self._submit("dynamics", patch, transitions)
+            self._peer(self.roles.simulator.last_notes, self.roles.observer)
         return {"patches": [_patch_json(p) for p in self.mem.patches]}
+
+    @staticmethod
+    def _peer(notes: str, to: Any) -> None:
+        """Peer feedback (Observer <-> Simulator): the sender's notes travel with the receiver's next call."""
+        if notes.strip():
+            to.feedback.append(notes.strip())
 
     def _submit(self, surface_name: str, patch: str | None, transitions: list[dict[str, Any]] | None = None) -> None:
         if patch is None or patch == self.sources[surface_name]:
