@@ -14,6 +14,7 @@ import platform
 import signal
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -82,12 +83,24 @@ def call_latency_ms(sandbox: Sandbox, calls: int) -> float:
     return round(statistics.median(times), 3)
 
 
+def step_commit_ms(steps: int, window: int) -> dict[str, Any]:
+    """Median and p95 ms per workspace step commit, with a `window`-transition regression set (see
+    scripts/bench_workspace.py for the full workspace benchmark and the plain-git comparison)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench_workspace import bench_dreamteam, summary
+
+    with tempfile.TemporaryDirectory() as tmp:
+        totals, commits = bench_dreamteam(Path(tmp) / "ws", steps, window, surface_every=5)
+    return {"steps": steps, "whole_step": summary(totals), "commit_step_only": summary(commits)}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark, print the numbers and write them as JSON."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="bench-results/sandbox.json")
     parser.add_argument("--transitions", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--commit-steps", type=int, default=300, help="step commits to time (workspace)")
     args = parser.parse_args(argv)
     transitions = demo.transitions(args.transitions)
     results: dict[str, Any] = {
@@ -105,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         results["call_round_trip_median_ms"] = call_latency_ms(sandbox, 300)
         results["restart_with_spare"] = restart_ms(sandbox, args.repeats)
     results["cold_start_median_ms"] = cold_start_ms(max(3, args.repeats // 2))
+    results["step_commit"] = step_commit_ms(args.commit_steps, len(transitions))
     results["machine"]["load_average_at_end"] = [round(v, 2) for v in os.getloadavg()]
     print(json.dumps(results, indent=2))
     out = Path(args.out)
