@@ -114,7 +114,8 @@ def _run_all(catalog: Catalog, dirs: list[str], games: list[str], agent: str, bu
 
 def _results(agent: str, budget: int, seed: int, summaries: dict[str, dict[str, Any]], wall: float) -> dict[str, Any]:
     rows = [{k: s[k] for k in ("game_id", "levels_completed", "levels_total", "actions", "score", "wall_s")}
-            | {"level_scores": s["level_scores"], "level_actions": s["level_actions"]}
+            | {"level_scores": s["level_scores"], "level_actions": s["level_actions"],
+               "level_baseline_actions": s["level_baseline_actions"]}
             | ({"error": s["error"]} if "error" in s else {}) for s in summaries.values()]
     if not rows:
         raise UserError("no games selected")
