@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -71,3 +72,26 @@ def test_bench_with_jobs_matches_sequential(fixture_games: Path, tmp_path: Path)
     assert main([*base, "--jobs", "2", "--out", str(b)]) == 0
     ga, gb = json.loads(a.read_text())["games"][0], json.loads(b.read_text())["games"][0]
     assert (ga["levels_completed"], ga["actions"], ga["score"]) == (gb["levels_completed"], gb["actions"], gb["score"])
+
+
+def test_bench_counts_a_game_that_crashes_as_zero(fixture_games: Path, tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    shutil.copytree(fixture_games / "tiny", games / "tiny")
+    broken = games / "bust" / "v1"
+    broken.mkdir(parents=True)
+    (broken / "metadata.json").write_text(json.dumps({"game_id": "bust-v1", "baseline_actions": [1, 1],
+                                                      "class_name": "Bust"}))
+    (broken / "bust.py").write_text("raise RuntimeError('this game module is broken')\n")
+    out = tmp_path / "r.json"
+    assert main(["bench", "--env-dir", str(games), "--agent", "explorer", "--budget", "40", "--out", str(out)]) == 0
+    res = json.loads(out.read_text())
+    by_id = {g["game_id"]: g for g in res["games"]}
+    assert by_id["bust-v1"]["score"] == 0 and "error" in by_id["bust-v1"]
+    assert res["total"]["games"] == 2
+    assert res["total"]["score"] == pytest.approx(by_id["tiny-v1"]["score"] / 2)
+
+
+def test_online_needs_an_api_key(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.delenv("ARC_API_KEY", raising=False)
+    assert main(["play", "maze", "--agent", "random", "--online"]) == 2
+    assert "ARC_API_KEY" in capsys.readouterr().err

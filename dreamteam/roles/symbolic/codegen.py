@@ -15,7 +15,7 @@ from dreamteam.roles.symbolic.model import TickRule, WorldRules
 
 HELPERS = ("lib_geometry", "lib_downsample", "lib_paint_cells", "lib_display", "lib_rebuild", "lib_copy_grid",
            "lib_try_move", "lib_try_slide", "lib_click", "lib_click_cell", "lib_tick", "lib_nearest_scene", "lib_scene_rows",
-           "lib_memo_key")
+           "lib_memo_key", "lib_restore_covered")
 
 ENTRY_POINTS = '''
 
@@ -62,6 +62,8 @@ def _tables(rules: WorldRules) -> list[str]:
         f"dyn_SCENES = {literal([s.to_json() for s in rules.scenes])}",
         f"dyn_MEMO = {literal(memo)}",
         f"dyn_COUNTERS = {literal([[*t.region, t.source, t.target] for t in rules.ticks])}",
+        f"dyn_MOVER_COLOURS = {literal(rules.mover_colours())}",
+        f"dyn_RESTORED = {literal(list(rules.restored))}",
     ]
 
 
@@ -76,6 +78,16 @@ def _move_lines(rules: WorldRules) -> list[str]:
             lines.append(f"        moved = {helper}(out, {m.colour}, {m.dx}, {m.dy}, {list(m.blockers)}, "
                          f"{list(m.pushable)}, {m.vacated}, entered) or moved")
     return lines
+
+
+def _restore_lines(rules: WorldRules) -> list[str]:
+    if not rules.restored:
+        return []
+    return [
+        "    # layer:covered-cells-restored",
+        "    if moved:",
+        "        dyn_restore_covered(grid, out, dyn_SCENES, dyn_MOVER_COLOURS, dyn_RESTORED)",
+    ]
 
 
 def _click_lines(rules: WorldRules) -> list[str]:
@@ -125,7 +137,7 @@ def step_source(rules: WorldRules) -> str:
         "    moved = False",
         "    clicked = False",
     ]
-    lines += _move_lines(rules) + _click_lines(rules)
+    lines += _move_lines(rules) + _restore_lines(rules) + _click_lines(rules)
     lines.append("    changed = moved or clicked")
     lines += _tick_lines(rules)
     lines += [

@@ -12,7 +12,7 @@ import functools
 import inspect
 from collections.abc import Iterable
 
-from dreamteam.roles.symbolic import artifact_dyn, artifact_lib
+from dreamteam.roles.symbolic import artifact_dyn, artifact_layer, artifact_lib
 
 LIB_PREFIX = "lib_"
 
@@ -21,7 +21,7 @@ LIB_PREFIX = "lib_"
 def _library() -> dict[str, ast.FunctionDef]:
     """Every lib_ function definition of the helper modules, by name."""
     found: dict[str, ast.FunctionDef] = {}
-    for module in (artifact_lib, artifact_dyn):
+    for module in (artifact_lib, artifact_dyn, artifact_layer):
         tree = ast.parse(inspect.getsource(module))
         for node in tree.body:
             if isinstance(node, ast.FunctionDef) and node.name.startswith(LIB_PREFIX):

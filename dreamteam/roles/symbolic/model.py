@@ -20,6 +20,7 @@ from dreamteam.roles.symbolic.artifact_dyn import (
     lib_try_move,
     lib_try_slide,
 )
+from dreamteam.roles.symbolic.artifact_layer import lib_restore_covered
 
 Box = tuple[int, int, int, int]
 TICK_ORDERS = ("row-last", "row-first", "column-last", "column-first")
@@ -117,7 +118,12 @@ class WorldRules:
     fatal: tuple[int, ...] = ()
     scenes: tuple[Scene, ...] = ()
     memo: tuple[tuple[str, Scene], ...] = ()
+    restored: tuple[int, ...] = ()
     hypotheses: tuple[Hypothesis, ...] = field(default=())
+
+    def mover_colours(self) -> list[int]:
+        """Every colour a move rule moves or pushes, sorted."""
+        return sorted({m.colour for m in self.moves} | {p for m in self.moves for p in m.pushable})
 
     def movers(self, action: str) -> list[MoveRule]:
         """The move rules of one action, in colour order."""
@@ -170,6 +176,9 @@ def step_rules(
             return {"scene": scene, "events": []}
     out = lib_copy_grid(grid)
     moved, entered = apply_moves(rules, out, name)
+    if moved and rules.restored:
+        lib_restore_covered(grid, out, [s.to_json() for s in rules.scenes], rules.mover_colours(),
+                            list(rules.restored))
     clicked = False
     if name == "ACTION6" and rules.click is not None:
         click = rules.click
