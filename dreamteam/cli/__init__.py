@@ -39,6 +39,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _reported_errors() -> tuple[type[Exception], ...]:
+    """Errors raised deep in a session that still have a clear message for the user (no traceback)."""
+    from dreamteam.backends.errors import CassetteMiss, ConfigError, ScriptExhausted
+    from dreamteam.workspace.errors import WorkspaceError
+
+    return (WorkspaceError, ConfigError, CassetteMiss, ScriptExhausted)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `dreamteam` console script."""
     parser = build_parser()
@@ -54,6 +62,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UserError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code
+    except _reported_errors() as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

@@ -10,6 +10,7 @@ from dreamteam.backends.cli_args import add_backend_arguments, backend_config_fr
 from dreamteam.backends.config import BackendConfig, load_backend_config, validate_config
 from dreamteam.backends.errors import ConfigError
 from dreamteam.errors import UserError
+from dreamteam.workspace import SeedError, seed_path
 
 
 def add_team_args(parser: argparse.ArgumentParser) -> None:
@@ -23,7 +24,11 @@ def add_team_args(parser: argparse.ArgumentParser) -> None:
 
 
 def team_backends(args: argparse.Namespace) -> BackendConfig:
-    """Resolve and check the backends before the game starts (missing keys, unreachable URLs)."""
+    """Resolve and check the backends and the seed workspace before the game starts."""
+    try:
+        seed_path(args.seed_workspace)
+    except SeedError as exc:
+        raise UserError(str(exc)) from exc
     try:
         config = backend_config_from_args(args)
         validate_config(config)

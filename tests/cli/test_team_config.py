@@ -27,3 +27,9 @@ def test_bad_backend_config(flags: list[str], message: str, tmp_path: Path, caps
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
     assert not run.exists(), "nothing is written before the configuration is valid"
+
+
+def test_unknown_seed_workspace(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = tmp_path / "run"
+    assert main(["play", "maze", "--agent", "team", "--seed-workspace", "nope", "--out", str(run)]) == 2
+    assert "unknown seed workspace 'nope'" in capsys.readouterr().err and not run.exists()

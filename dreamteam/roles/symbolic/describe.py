@@ -6,6 +6,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from dreamteam.roles.symbolic.evidence import Transition
+from dreamteam.roles.symbolic.layers import CoverEvidence
 from dreamteam.roles.symbolic.model import ClickRule, Hypothesis, MoveRule, TickRule, WorldRules
 
 
@@ -70,6 +71,18 @@ def describe_tick(rule: TickRule) -> list[Hypothesis]:
         f"{rule.target} {when}, taken {rule.order} (conditions compared: {others})",
         rule.evidence, rule.errors,
     )]
+
+
+def describe_covers(evidence: Sequence[CoverEvidence]) -> list[Hypothesis]:
+    """Per covered colour: whether it reappears when a mover leaves it, with both counts."""
+    out = []
+    for e in evidence:
+        out.append(Hypothesis(
+            f"layer:colour{e.colour}:restored",
+            f"a cell a mover leaves shows colour {e.colour} again where the level start showed it "
+            f"(competing with the vacated colour, which fit {e.vacated} such cells)",
+            e.restored, e.vacated, "adopted" if e.adopted else "competing" if e.restored else "refuted"))
+    return out
 
 
 def describe_noops(transitions: Sequence[Transition]) -> list[Hypothesis]:

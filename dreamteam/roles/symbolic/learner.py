@@ -8,9 +8,10 @@ from dataclasses import replace
 from dreamteam.codec import encode_grid
 from dreamteam.roles.symbolic.artifact_lib import lib_background, lib_leftover
 from dreamteam.roles.symbolic.clicks import learn_click
-from dreamteam.roles.symbolic.describe import describe
+from dreamteam.roles.symbolic.describe import describe, describe_covers
 from dreamteam.roles.symbolic.evidence import MotionCache, Transition
 from dreamteam.roles.symbolic.frames import LogicalFrame
+from dreamteam.roles.symbolic.layers import learn_restored
 from dreamteam.roles.symbolic.model import Scene, WorldRules, apply_moves
 from dreamteam.roles.symbolic.movers import learn_moves
 from dreamteam.roles.symbolic.ticks import learn_ticks, tick_mask
@@ -66,11 +67,13 @@ def learn(transitions: Sequence[Transition], cache: MotionCache, hints: Sequence
     """Learn every rule family from the window and name the hypotheses."""
     hint_tuple = tuple((int(h[0]), int(h[1]), int(h[2])) for h in hints)
     rules = WorldRules(hints=hint_tuple, moves=tuple(learn_moves(transitions, cache)))
-    rules = replace(rules, click=learn_click(transitions))
+    rules = replace(rules, click=learn_click(transitions), scenes=learn_scenes(transitions))
+    restored, covers = learn_restored(transitions, rules)
+    rules = replace(rules, restored=restored)
     ticks = tuple(learn_ticks(transitions, rules))
     if ticks and rules.click is not None:
         rules = replace(rules, click=learn_click(transitions, ignore=lambda t: tick_mask(t, ticks)))
-    rules = replace(rules, ticks=ticks, scenes=learn_scenes(transitions))
+    rules = replace(rules, ticks=ticks)
     goals, fatal = learn_touches(transitions, rules)
     rules = replace(rules, goals=goals, fatal=fatal)
-    return replace(rules, hypotheses=tuple(describe(rules, transitions)))
+    return replace(rules, hypotheses=tuple(describe(rules, transitions) + describe_covers(covers)))

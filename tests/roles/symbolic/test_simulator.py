@@ -17,6 +17,7 @@ from dreamteam.roles.symbolic.verify import correct, predictor_for
 from .helpers import SEED_OBSERVABLE, ask, load, sandboxed
 from .worlds import (
     CopyWorld,
+    CoverWorld,
     MazeWorld,
     PushWorld,
     TimerWorld,
@@ -93,6 +94,29 @@ def test_pushing_boxes(seed: int) -> None:
     assert all(held_out_hits(source, transitions[240:]))
     names = [h["name"] for h in load(source)["HYPOTHESES"]]
     assert f"push:colour{world.player}:colour{world.box}" in names
+
+
+def uncovers(world: CoverWorld, transitions: list[dict[str, Any]]) -> int:
+    """How many transitions showed a target square again."""
+    return sum(int((decode_grid(t["after"]) == world.target).sum() > (decode_grid(t["before"]) == world.target).sum())
+               for t in transitions)
+
+
+@pytest.mark.parametrize("seed", [3, 7])
+def test_covered_targets_reappear_and_coins_do_not(seed: int) -> None:
+    world = CoverWorld(seed=seed)
+    transitions = record(world, random_moves(seed), 300)
+    assert uncovers(world, transitions[:220]) >= 3
+    source = learn(transitions[:220])["patch"]
+    assert source is not None
+    compile_restricted(source, "<dynamics>", "exec")
+    assert all(held_out_hits(source, transitions[220:]))
+    hypotheses = {h["name"]: h for h in load(source)["HYPOTHESES"]}
+    restored = hypotheses[f"layer:colour{world.target}:restored"]
+    assert restored["status"] == "adopted" and restored["evidence"] > restored["against"]
+    coin = hypotheses.get(f"layer:colour{world.coin}:restored")
+    assert coin is None or coin["status"] != "adopted"
+    assert "dyn_restore_covered(" in source
 
 
 def test_sliding_until_blocked() -> None:

@@ -141,6 +141,40 @@ class PushWorld(MazeWorld):
         return True
 
 
+class CoverWorld(PushWorld):
+    """A push world whose target squares show again when the player or a box leaves them; coins vanish."""
+
+    def __init__(self, seed: int = 0, target: int = 6, coin: int = 8, count: int = 4) -> None:
+        super().__init__(seed=seed)
+        self.target, self.coin = target, coin
+        rng = random.Random(seed + 200)
+        free = [(x, y) for y in range(1, 9) for x in range(1, 9) if self.grid[y, x] == self.floor]
+        cells = rng.sample(free, 2 * count)
+        self.targets = set(cells[:count])
+        for x, y in cells[:count]:
+            self.grid[y, x] = target
+        for x, y in cells[count:]:
+            self.grid[y, x] = coin
+
+    def under(self, x: int, y: int) -> int:
+        """What a cell shows once nothing covers it."""
+        return self.target if (x, y) in self.targets else self.floor
+
+    def _step(self, dx: int, dy: int) -> bool:
+        x, y = self.pos[0] + dx, self.pos[1] + dy
+        walkable = (self.floor, self.target, self.coin)
+        if self.grid[y, x] == self.box:
+            if self.grid[y + dy, x + dx] not in (self.floor, self.target):
+                return False
+            self.grid[y + dy, x + dx] = self.box
+        elif self.grid[y, x] not in walkable:
+            return False
+        self.grid[self.pos[1], self.pos[0]] = self.under(*self.pos)
+        self.grid[y, x] = self.player
+        self.pos = (x, y)
+        return True
+
+
 class ToggleWorld(World):
     """Lights out: a click toggles the clicked cell and its four neighbours between two colours."""
 
