@@ -3,7 +3,8 @@
 
 Usage: .venv/bin/python scripts/bench_team.py [--budget 150] [--games maze,push] [--out bench-results/team.json]
 Overhead per step = time in the team's act() (graph, role models, sandbox, workspace commit) per action;
-the game's own env.step time is excluded. Levels are reported too. Compare agents on the whole benchmark with
+the game's own env.step time is excluded. "slow" counts the steps that asked the roles (not the fast path);
+"graph ms" is the mean time per step outside the nodes (LangGraph and its checkpointer). Levels are reported too. Compare agents on the whole benchmark with
 `dreamteam bench --agent team|explorer|random` (see docs/benchmarks.md).
 """
 
@@ -46,11 +47,14 @@ def bench_game(arena: Arena, game_id: str, budget: int) -> dict[str, Any]:
 
     agent.act = timed_act  # type: ignore[method-assign]
     result = play(session, agent, budget)
+    node_total = sum(sum(v) for v in agent.node_timings.values()) * 1000
     nodes = {name: {"calls": len(v), "median_ms": 1000 * statistics.median(v), "p95_ms": 1000 * _pct(v, 0.95)}
              for name, v in agent.node_timings.items()}
     return {"actions": result.actions, "levels_completed": result.levels_completed,
             "levels_total": result.levels_total, "step_median_ms": statistics.median(per_step or [0.0]),
-            "step_p95_ms": _pct(per_step, 0.95), "env_step_median_ms": statistics.median(session.timing.per_step_ms or [0.0]),
+            "step_p95_ms": _pct(per_step, 0.95),
+            "graph_overhead_ms": (sum(per_step) - node_total) / max(1, len(per_step)),
+            "slow_path_steps": len(agent.node_timings.get("lead", [])), "env_step_median_ms": statistics.median(session.timing.per_step_ms or [0.0]),
             "nodes": nodes}
 
 
@@ -67,12 +71,12 @@ def main() -> int:
     rows = {g: bench_game(arena, catalog.resolve(g).game_id, args.budget) for g in games}
     all_steps = [r["step_median_ms"] for r in rows.values()]
     out = {"budget": args.budget, "games": rows, "median_of_game_medians_ms": statistics.median(all_steps)}
-    print(f"{'game':10} {'levels':>7} {'median ms':>10} {'p95 ms':>8}  slowest nodes (median ms)")
+    print(f"{'game':10} {'levels':>7} {'median ms':>10} {'p95 ms':>8} {'slow':>5} {'graph ms':>8}  slowest nodes (median ms)")
     for g, r in rows.items():
         slow = sorted(r["nodes"].items(), key=lambda kv: -kv[1]["median_ms"])[:3]
         nodes = ", ".join(f"{n} {v['median_ms']:.1f}" for n, v in slow)
         print(f"{g:10} {r['levels_completed']:>3}/{r['levels_total']:<3} {r['step_median_ms']:10.2f} "
-              f"{r['step_p95_ms']:8.2f}  {nodes}")
+              f"{r['step_p95_ms']:8.2f} {r['slow_path_steps']:5} {r['graph_overhead_ms']:8.2f}  {nodes}")
     print(f"median per-step overhead over games: {out['median_of_game_medians_ms']:.2f} ms")
     path = Path(args.out)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -68,8 +68,9 @@ def replay_into(session: GameSession, events: list[dict[str, Any]]) -> None:
 
 def team_resume_point(run_dir: Path) -> tuple[int, dict[str, Any] | None]:
     """How many recorded actions to keep, and the checkpointed graph state (rolls the workspace back)."""
-    from dreamteam.workspace import Workspace
+    from dreamteam.workspace import Workspace, remove_stale_locks
 
+    remove_stale_locks(run_dir / WORKSPACE)  # the killed writer's, if it died inside a ref update
     saver = sqlite_checkpointer(run_dir / CHECKPOINT)
     state = latest_state(saver, "team")
     committed = state.get("committed") if state else None

@@ -6,6 +6,7 @@ from dreamteam.workspace.errors import SeedError, UnknownStepError, UnknownSurfa
 from dreamteam.workspace.evidence import PredictionRecord
 from dreamteam.workspace.records import PatchOutcome, StepLogEntry, StepRecord, commit_message, parse_trailers
 from dreamteam.workspace.regression import RegressionWindow, pin_reason
+from dreamteam.workspace.repository import remove_stale_locks
 from dreamteam.workspace.seeds import available_seeds, seed_path, seeds_dir
 from dreamteam.workspace.surfaces import SURFACE_NAMES, SURFACES, Surface, surface, surface_for_role
 from dreamteam.workspace.workspace import Revision, Workspace
@@ -29,6 +30,7 @@ __all__ = [
     "commit_message",
     "parse_trailers",
     "pin_reason",
+    "remove_stale_locks",
     "seed_path",
     "seeds_dir",
     "surface",

@@ -134,3 +134,17 @@ class StepIndex:
         except KeyError:
             have = f"steps {min(self.steps)}..{max(self.steps)}" if self.steps else "no steps yet"
             raise UnknownStepError(f"step {step} is not in this workspace ({have})") from None
+
+
+def remove_stale_locks(path: Path) -> list[str]:
+    """Remove the git lock files a killed writer left in the workspace at `path`; returns what was removed.
+
+    Only for recovery (resuming a killed session), when no other process can be writing this workspace: a
+    lock file left by a process killed inside a ref update would otherwise block every later commit.
+    """
+    git_dir = Path(path) / ".git"
+    removed = []
+    for lock in [*git_dir.glob("refs/**/*.lock"), *git_dir.glob("*.lock")]:
+        lock.unlink(missing_ok=True)
+        removed.append(str(lock.relative_to(git_dir)))
+    return removed

@@ -135,11 +135,14 @@ def lib_tick(grid: Any, region: Any, source: int, target: int, order: str, count
     `order` is "row-first", "row-last", "column-first" or "column-last": reading order by rows or by
     columns, taking cells from its start or its end.
     """
+    by_row = order.startswith("row")
+    width = len(grid[0]) if grid else 0
     cells = []
-    for y in range(region[1], region[3] + 1):
-        for x in range(region[0], region[2] + 1):
-            if lib_inside(grid, x, y) and grid[y][x] == source:
-                cells.append((y, x) if order.startswith("row") else (x, y))
+    for y in range(max(0, region[1]), min(len(grid), region[3] + 1)):
+        row = grid[y]
+        for x in range(max(0, region[0]), min(width, region[2] + 1)):
+            if row[x] == source:
+                cells.append((y, x) if by_row else (x, y))
     cells = sorted(cells)
     chosen = cells[len(cells) - count :] if order.endswith("last") else cells[:count]
     for first, second in chosen:

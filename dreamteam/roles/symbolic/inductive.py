@@ -22,8 +22,8 @@ from typing import Any
 from dreamteam.protocols import RoleRequest
 from dreamteam.roles.symbolic.artifacts import ArtifactCache
 from dreamteam.roles.symbolic.base import list_of, text_of
-from dreamteam.roles.symbolic.evidence import MotionCache, decode_transitions
-from dreamteam.roles.symbolic.frames import DisplayCache
+from dreamteam.roles.symbolic.evidence import MotionCache, Transition, action_label, transition_key
+from dreamteam.roles.symbolic.frames import Array, DisplayCache, LogicalFrame, logical
 from dreamteam.roles.symbolic.goals import derive, gather, uniform_goals
 from dreamteam.roles.symbolic.rollout import Action, Rollout, rollout_for
 from dreamteam.roles.symbolic.search import (
@@ -55,6 +55,43 @@ def clicks_available(available: Sequence[Any]) -> bool:
     return any(item == 6 or str(item).upper() == "ACTION6" for item in available)
 
 
+class LogicalCache:
+    """Logical frames by (display cells, geometry hints), so a sliding window is not re-decoded every step."""
+
+    def __init__(self, size: int = 512) -> None:
+        self.size = size
+        self._items: dict[tuple[bytes, tuple[int, ...], Any], LogicalFrame] = {}
+
+    def frame(self, display: Array, hints: Sequence[Sequence[int]]) -> LogicalFrame:
+        """`logical(display, hints)`, cached."""
+        key = (display.tobytes(), display.shape, tuple(tuple(int(v) for v in h) for h in hints))
+        found = self._items.get(key)
+        if found is None:
+            found = logical(display, hints)
+            if len(self._items) >= self.size:
+                self._items.clear()
+            self._items[key] = found
+        return found
+
+    def decode(self, raw: Sequence[Mapping[str, Any]], hints: Sequence[Sequence[int]],
+               displays: DisplayCache) -> list[Transition]:
+        """`evidence.decode_transitions` over cached logical frames (malformed entries are skipped)."""
+        out = []
+        for index, item in enumerate(raw):
+            try:
+                before = self.frame(displays.get(item["before"]), hints)
+                after = self.frame(displays.get(item["after"]), hints)
+                action = dict(item["action"])
+            except (KeyError, ValueError, TypeError):
+                continue
+            out.append(Transition(
+                index, int(item.get("step", index)), action_label(action), action, before, after,
+                bool(item.get("level_up", False)), bool(item.get("game_over", False)),
+                dict(item.get("history") or {}), key=transition_key(item),
+            ))
+        return out
+
+
 @dataclass(frozen=True, slots=True)
 class _Continuation:
     """The previous top tactic with the state keys its steps were predicted to reach."""
@@ -77,21 +114,29 @@ class InductiveAnswerer:
         self.artifacts = ArtifactCache()
         self.displays = DisplayCache(size=256)
         self.motions = MotionCache(size=512)
+        self.logicals = LogicalCache()
         self.previous: _Continuation | None = None
+        self._rollout: tuple[int, Rollout | None] | None = None
 
     def answer(self, request: RoleRequest) -> dict[str, Any]:
         """Reply content for one "propose" request."""
         ctx = request.context
         dynamics, observable = text_of(ctx, "dynamics"), text_of(ctx, "observable")
-        rollout = rollout_for(dynamics, observable, self.artifacts)
+        source_key = hash((dynamics, observable))
+        rollout = self._rollout_for(dynamics, observable, source_key)
         if rollout is None or "frame" not in ctx:
             return {"patch": None, "tactics": [], "notes": "no dynamics that can be rolled out yet"}
         start = rollout.start(self.displays.get(ctx["frame"]))
-        source_key = hash((dynamics, observable))
         continued = self._continue(rollout, start, source_key)
         if continued is not None:
             return {"patch": None, "tactics": [continued], "notes": "following the previous plan: on prediction"}
         return self._search(request, ctx, rollout, start, source_key)
+
+    def _rollout_for(self, dynamics: str, observable: str, source_key: int) -> Rollout | None:
+        """The rollout of the last sources, kept while they do not change (it remembers predicted steps)."""
+        if self._rollout is None or self._rollout[0] != source_key:
+            self._rollout = (source_key, rollout_for(dynamics, observable, self.artifacts))
+        return self._rollout[1]
 
     def _continue(self, rollout: Rollout, start: Any, source_key: int) -> dict[str, Any] | None:
         prev = self.previous
@@ -108,7 +153,7 @@ class InductiveAnswerer:
                 source_key: int) -> dict[str, Any]:
         available = list_of(ctx, "available_actions")
         raw = list_of(ctx, "transitions")[-60:] + list_of(ctx, "level_ups")
-        transitions = decode_transitions(raw, [list(rollout.geometry)], self.displays)
+        transitions = self.logicals.decode(raw, [list(rollout.geometry)], self.displays)
         evidence = gather(transitions, self.motions)
         grid = rollout.grid(start)
         goals = derive(evidence, grid)

@@ -39,12 +39,21 @@ class Rollout(Protocol):
         """The state's grid (logical cells for symbolic dynamics, display pixels otherwise)."""
 
 
+STEP_MEMO_CELLS = 4_000_000
+"""Bound on the grid cells the step memo keeps (states are tuples of rows)."""
+
+
 class LogicalRollout:
-    """Steps a symbolic dynamics module's `dyn_step` on logical grids."""
+    """Steps a symbolic dynamics module's `dyn_step` on logical grids.
+
+    `dyn_step` is a pure function of (grid, action, geometry), so its results are remembered: searches from
+    neighbouring frames on later steps expand mostly the same states.
+    """
 
     def __init__(self, namespace: Mapping[str, Any]) -> None:
         self.ns = namespace
         self.geometry: tuple[int, int, int] = (1, 0, 0)
+        self.memo: dict[Hashable, tuple[Any, tuple[str, ...]] | None] = {}
         self.counters = [tuple(int(v) for v in c) for c in namespace.get("dyn_COUNTERS", []) if len(c) == 6]
 
     def start(self, frame: Array) -> Any:
@@ -56,10 +65,27 @@ class LogicalRollout:
 
     def step(self, state: Any, action: Action) -> tuple[Any, list[str]] | None:
         """One `dyn_step`; a whole-scene replacement counts as unpredictable."""
+        try:
+            key: Hashable = (state, self.geometry, tuple(sorted(action.items())))
+            hash(key)
+        except TypeError:
+            key = None
+        if key is None:
+            found = self._step(state, action)
+        elif key in self.memo:
+            found = self.memo[key]
+        else:
+            found = self._step(state, action)
+            if len(self.memo) * max(1, len(state) * len(state[0] if state else ())) >= STEP_MEMO_CELLS:
+                self.memo.clear()
+            self.memo[key] = found
+        return None if found is None else (found[0], list(found[1]))
+
+    def _step(self, state: Any, action: Action) -> tuple[Any, tuple[str, ...]] | None:
         result = self.ns["dyn_step"]([list(row) for row in state], {}, dict(action), list(self.geometry))
         if "grid" not in result:
             return None
-        return tuple(tuple(row) for row in result["grid"]), list(result.get("events", []))
+        return tuple(tuple(row) for row in result["grid"]), tuple(str(e) for e in result.get("events", []))
 
     def key(self, state: Any) -> Hashable:
         """The grid with counter cells blanked: states that differ only in a status bar count as one.

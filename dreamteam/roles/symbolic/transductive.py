@@ -21,9 +21,9 @@ import numpy as np
 from dreamteam.perception import label_runs
 from dreamteam.protocols import RoleRequest
 from dreamteam.roles.symbolic.base import list_of
-from dreamteam.roles.symbolic.evidence import MotionCache, Transition, decode_transitions
-from dreamteam.roles.symbolic.frames import DisplayCache, LogicalFrame, logical, scale_hints
-from dreamteam.roles.symbolic.inductive import clicks_available, simple_actions
+from dreamteam.roles.symbolic.evidence import MotionCache, Transition
+from dreamteam.roles.symbolic.frames import DisplayCache, LogicalFrame, scale_hints
+from dreamteam.roles.symbolic.inductive import LogicalCache, clicks_available, simple_actions
 
 MAX_PROBES = 12
 MAX_CLICK_PROBES = 6
@@ -34,9 +34,10 @@ def probe(actions: Sequence[dict[str, Any]], effect: str, hypothesis: str) -> di
     return {"actions": [dict(a) for a in actions], "expected_effect": effect, "target_hypothesis": hypothesis}
 
 
-def object_class(frame: LogicalFrame, cx: int, cy: int) -> tuple[int, bytes, tuple[int, ...]]:
-    """(colour, shape bytes, shape size) of the object under a logical cell."""
-    labels, _ = label_runs(frame.grid)
+def object_class(frame: LogicalFrame, cx: int, cy: int, labels: Any = None) -> tuple[int, bytes, tuple[int, ...]]:
+    """(colour, shape bytes, shape size) of the object under a logical cell (`labels`: the frame's runs)."""
+    if labels is None:
+        labels, _ = label_runs(frame.grid)
     mask = labels == labels[cy, cx]
     ys, xs = np.nonzero(mask)
     crop = mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
@@ -54,7 +55,7 @@ def click_probes(frame: LogicalFrame, transitions: Sequence[Transition]) -> list
     firsts: dict[tuple[int, bytes, tuple[int, ...]], tuple[int, int, int]] = {}
     for label in range(count):
         ys, xs = np.nonzero(labels == label)
-        cls = object_class(frame, int(xs[0]), int(ys[0]))
+        cls = object_class(frame, int(xs[0]), int(ys[0]), labels)
         if cls not in tried and cls not in firsts:
             firsts[cls] = (len(xs), int(xs[len(xs) // 2]), int(ys[len(ys) // 2]))
     out = []
@@ -147,6 +148,7 @@ class TransductiveAnswerer:
     def __init__(self) -> None:
         self.displays = DisplayCache(size=256)
         self.motions = MotionCache(size=512)
+        self.logicals = LogicalCache()
 
     def answer(self, request: RoleRequest) -> dict[str, Any]:
         """Reply content for one "propose" request."""
@@ -157,12 +159,12 @@ class TransductiveAnswerer:
             if isinstance(tested, Mapping) else set()
         raw = list_of(ctx, "transitions")[-60:]
         hints = scale_hints([self.displays.get(t["after"]) for t in raw[-20:] if "after" in t])
-        transitions = decode_transitions(raw, hints, self.displays)
+        transitions = self.logicals.decode(raw, hints, self.displays)
         tried |= {t.label for t in transitions}
         simple = simple_actions(available)
         probes = [probe([{"action": name}], f"first look at what {name} does",
                         f"{name} has an effect") for name in simple if name not in tried]
-        frame = logical(self.displays.get(ctx["frame"]), hints) if "frame" in ctx else None
+        frame = self.logicals.frame(self.displays.get(ctx["frame"]), hints) if "frame" in ctx else None
         if clicks_available(available) and frame is not None:
             probes += click_probes(frame, transitions)
         if frame is not None:
