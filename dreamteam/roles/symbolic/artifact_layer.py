@@ -11,6 +11,7 @@ from typing import Any
 
 from dreamteam.roles.symbolic.artifact_dyn import lib_nearest_scene, lib_unhex
 
+
 def lib_vacated_cells(before: Any, out: Any, movers: Any) -> list[list[int]]:
     """The [x, y] cells that held a mover colour before the step and hold another colour after it."""
     cells = []

@@ -2,7 +2,7 @@
 
 Two hypotheses compete per covered colour, on every cell a mover left in the window where the level
 start showed that colour: the cell shows the mover's vacated colour (the simpler one, kept by default),
-or the level start's colour comes back. The second is adopted only when it fits more of those cells.
+or the level start's colour comes back. The second is adopted only when it fits over twice as many of those cells.
 """
 
 from __future__ import annotations
@@ -26,8 +26,12 @@ class CoverEvidence:
 
     @property
     def adopted(self) -> bool:
-        """Whether restoring fits more of these cells than the vacated colour does."""
-        return self.restored > self.vacated
+        """Whether restoring fits clearly more of these cells: over twice as many as the vacated colour.
+
+        A colour with two kinds of object (a plate that stays, a door that opens) splits the evidence;
+        the simpler vacated-colour hypothesis is then kept.
+        """
+        return self.restored > 2 * self.vacated
 
 
 def cover_evidence(transitions: Sequence[Transition], rules: WorldRules) -> list[CoverEvidence]:
