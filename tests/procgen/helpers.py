@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,19 @@ def metadata(directory: Path) -> dict[str, Any]:
 def module_source(directory: Path) -> str:
     """The game module's source in a version directory."""
     return (directory / f"{metadata(directory)['class_name'].lower()}.py").read_text()
+
+
+def load_game(directory: Path) -> Any:
+    """The game object of a written version directory, loaded the way the toolkit loads it."""
+    meta = metadata(directory)
+    source = directory / f"{meta['class_name'].lower()}.py"
+    spec = importlib.util.spec_from_file_location(
+        f"dt_procgen_{directory.parent.name}_{directory.name}", source
+    )
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return getattr(module, meta["class_name"])()
 
 
 def check_written_variant(family: str, seed: int, directory: Path) -> None:

@@ -1,8 +1,7 @@
-"""Procedural `copy` variants: deterministic, varied, exactly planned, played as planned by the written module."""
+"""Procedural `copy` checks of its own: valid palettes and layouts, fewest clicks, clicks as planned. Shared checks: test_families.py."""
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 from pathlib import Path
 from typing import Any
@@ -11,30 +10,9 @@ from arcengine import ActionInput, GameAction
 
 from dreamteam.env.procgen import generate, load_family
 from dreamteam.env.procgen.copy import LAYOUTS, PATTERNS, CopyLevel, apply_clicks, click_counts, click_point
-from tests.procgen.helpers import (
-    check_deterministic,
-    check_palette,
-    check_seeds_differ,
-    check_v1_data,
-    check_verification_catches_bad_solutions,
-    check_written_variant,
-    metadata,
-)
+from tests.procgen.helpers import check_palette, load_game
 
 FAMILY = "copy"
-
-
-def test_written_variants_match_generator_and_planner(written: dict[int, Path]) -> None:
-    for seed, directory in written.items():
-        check_written_variant(FAMILY, seed, directory)
-
-
-def test_same_seed_gives_identical_files(written: dict[int, Path], tmp_path: Path) -> None:
-    check_deterministic(FAMILY, written, tmp_path)
-
-
-def test_seeds_differ_in_pictures_palette_and_layout(written: dict[int, Path]) -> None:
-    check_seeds_differ(FAMILY, written, "target", "layout")
 
 
 def test_palettes_layouts_and_cycle_directions_vary_and_are_valid() -> None:
@@ -82,17 +60,6 @@ def test_click_counts_are_the_fewest_possible() -> None:
     )
 
 
-def _load(directory: Path) -> Any:
-    """The game object of a written version directory, loaded the way the toolkit loads it."""
-    source = directory / f"{metadata(directory)['class_name'].lower()}.py"
-    spec = importlib.util.spec_from_file_location(
-        f"dt_procgen_{directory.parent.name}_{directory.name}", source
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.Copy()
-
 
 def _click(game: Any, x: int, y: int) -> Any:
     return game.perform_action(ActionInput(id=GameAction.ACTION6, data={"x": x, "y": y}), raw=True)
@@ -101,7 +68,7 @@ def _click(game: Any, x: int, y: int) -> Any:
 def test_a_click_changes_exactly_the_pattern_cells_of_the_written_module(written: dict[int, Path]) -> None:
     directory = written[1]
     data = generate(FAMILY, 1)
-    game = _load(directory)
+    game = load_game(directory)
     game.perform_action(ActionInput(id=GameAction.RESET), raw=True)
     for level_index, solution in enumerate(load_family(FAMILY).plan(data)):
         spec = data.variant["levels"][level_index]
@@ -115,11 +82,3 @@ def test_a_click_changes_exactly_the_pattern_cells_of_the_written_module(written
         for action in solution:
             _click(game, action.x, action.y)
         assert game.level_index == level_index + 1 or level_index == len(data.variant["levels"]) - 1
-
-
-def test_v1_data_round_trips_and_plays_as_v1(tmp_path: Path) -> None:
-    check_v1_data(FAMILY, tmp_path)
-
-
-def test_verification_refuses_wrong_solutions(tmp_path: Path) -> None:
-    check_verification_catches_bad_solutions(FAMILY, tmp_path)

@@ -1,40 +1,16 @@
-"""Procedural `fuse` variants: deterministic, varied, a fuse that binds, the indicator lit in its corner."""
+"""Procedural `fuse` checks of its own: valid palette, a fuse that binds, the indicator lit in its corner. Shared checks: test_families.py."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
-from typing import Any
 
 from arcengine import ActionInput, GameAction
 
 from dreamteam.env.procgen import generate, load_family
 from dreamteam.env.procgen.fuse import CORNERS, NO_FUSE, FuseLevel, parse_level, shortest_pushes
-from tests.procgen.helpers import (
-    check_deterministic,
-    check_moves,
-    check_palette,
-    check_seeds_differ,
-    check_v1_data,
-    check_verification_catches_bad_solutions,
-    check_written_variant,
-    metadata,
-)
+from tests.procgen.helpers import check_moves, check_palette, load_game
 
 FAMILY = "fuse"
-
-
-def test_written_variants_match_generator_and_planner(written: dict[int, Path]) -> None:
-    for seed, directory in written.items():
-        check_written_variant(FAMILY, seed, directory)
-
-
-def test_same_seed_gives_identical_files(written: dict[int, Path], tmp_path: Path) -> None:
-    check_deterministic(FAMILY, written, tmp_path)
-
-
-def test_seeds_differ_in_layout_palette_and_directions(written: dict[int, Path]) -> None:
-    check_seeds_differ(FAMILY, written, "map", "moves")
 
 
 def test_palette_moves_and_indicator_corner_vary_and_are_valid() -> None:
@@ -66,22 +42,11 @@ def test_doors_sit_in_the_outer_wall_and_the_fuse_shortens_until_it_binds() -> N
     assert binding >= 5, "in several levels the spark burns out on the obvious route"
 
 
-def _load(directory: Path) -> Any:
-    """The game object of a written version directory, loaded the way the toolkit loads it."""
-    source = directory / f"{metadata(directory)['class_name'].lower()}.py"
-    spec = importlib.util.spec_from_file_location(
-        f"dt_procgen_{directory.parent.name}_{directory.name}", source
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.Fuse()
-
 
 def test_the_indicator_corner_lights_while_the_spark_is_carried(written: dict[int, Path]) -> None:
     for seed, directory in written.items():
         data = generate(FAMILY, seed)
-        game = _load(directory)
+        game = load_game(directory)
         game.perform_action(ActionInput(id=GameAction.RESET), raw=True)
         corner = data.variant["indicator"]
         spark, wall = data.variant["palette"]["spark"], data.variant["palette"]["wall"]
@@ -95,11 +60,3 @@ def test_the_indicator_corner_lights_while_the_spark_is_carried(written: dict[in
             assert colour == (spark if game.carrying else wall)
             lit.append(game.carrying)
         assert any(lit), "the first level's plan carries the spark before its last push"
-
-
-def test_v1_data_round_trips_and_plays_as_v1(tmp_path: Path) -> None:
-    check_v1_data(FAMILY, tmp_path)
-
-
-def test_verification_refuses_wrong_solutions(tmp_path: Path) -> None:
-    check_verification_catches_bad_solutions(FAMILY, tmp_path)

@@ -1,4 +1,4 @@
-"""Procedural `keys` variants: deterministic, varied, needing keys or plates, verified through the toolkit."""
+"""Procedural `keys` checks of its own: valid palette and shapes, levels needing keys or plates. Shared checks: test_families.py."""
 
 from __future__ import annotations
 
@@ -6,31 +6,9 @@ from pathlib import Path
 
 from dreamteam.env.procgen import generate
 from dreamteam.env.procgen.keys import difficulty
-from tests.procgen.helpers import (
-    check_deterministic,
-    check_moves,
-    check_palette,
-    check_seeds_differ,
-    check_v1_data,
-    check_verification_catches_bad_solutions,
-    check_written_variant,
-    module_source,
-)
+from tests.procgen.helpers import check_moves, check_palette, module_source
 
 FAMILY = "keys"
-
-
-def test_written_variants_match_generator_and_planner(written: dict[int, Path]) -> None:
-    for seed, directory in written.items():
-        check_written_variant(FAMILY, seed, directory)
-
-
-def test_same_seed_gives_identical_files(written: dict[int, Path], tmp_path: Path) -> None:
-    check_deterministic(FAMILY, written, tmp_path)
-
-
-def test_seeds_differ_in_layout_palette_and_directions(written: dict[int, Path]) -> None:
-    check_seeds_differ(FAMILY, written, "rows", "moves")
 
 
 def test_palette_shapes_and_moves_are_valid(written: dict[int, Path]) -> None:
@@ -53,11 +31,3 @@ def test_every_level_needs_keys_or_plates_and_later_levels_need_more() -> None:
     assert all(score is not None and score[0] >= 1 for score in scores)
     uses = [score[0] for score in scores if score is not None]
     assert uses == sorted(uses) and uses[-1] >= 3
-
-
-def test_v1_data_round_trips_and_plays_as_v1(tmp_path: Path) -> None:
-    check_v1_data(FAMILY, tmp_path)
-
-
-def test_verification_refuses_wrong_solutions(tmp_path: Path) -> None:
-    check_verification_catches_bad_solutions(FAMILY, tmp_path)

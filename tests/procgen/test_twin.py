@@ -1,35 +1,12 @@
-"""Procedural `twin` variants: deterministic, varied modes and stacking, joint plans longer than any lone one."""
+"""Procedural `twin` checks of its own: varied modes and stacking, joint plans longer than any lone one. Shared checks: test_families.py."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from dreamteam.env.procgen import generate
 from dreamteam.env.procgen.twin import MODES, STEPS, mode_step, parse_level, shortest_keys
-from tests.procgen.helpers import (
-    check_deterministic,
-    check_moves,
-    check_palette,
-    check_seeds_differ,
-    check_v1_data,
-    check_verification_catches_bad_solutions,
-    check_written_variant,
-)
+from tests.procgen.helpers import check_moves, check_palette
 
 FAMILY = "twin"
-
-
-def test_written_variants_match_generator_and_planner(written: dict[int, Path]) -> None:
-    for seed, directory in written.items():
-        check_written_variant(FAMILY, seed, directory)
-
-
-def test_same_seed_gives_identical_files(written: dict[int, Path], tmp_path: Path) -> None:
-    check_deterministic(FAMILY, written, tmp_path)
-
-
-def test_seeds_differ_in_rooms_palette_and_directions(written: dict[int, Path]) -> None:
-    check_seeds_differ(FAMILY, written, "rooms", "moves")
 
 
 def test_palette_moves_modes_and_stacking_vary_and_are_valid() -> None:
@@ -74,11 +51,3 @@ def _lone_distance(walls: frozenset[tuple[int, int]], start: tuple[int, int], go
         seen |= frontier
         steps += 1
     return steps
-
-
-def test_v1_data_round_trips_and_plays_as_v1(tmp_path: Path) -> None:
-    check_v1_data(FAMILY, tmp_path)
-
-
-def test_verification_refuses_wrong_solutions(tmp_path: Path) -> None:
-    check_verification_catches_bad_solutions(FAMILY, tmp_path)

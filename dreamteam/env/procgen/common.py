@@ -85,6 +85,37 @@ class FamilySpec:
     """One solution (list of actions) per level, planned from the variant data alone."""
 
 
+def as_written(family: str, seed: int, variant: dict[str, Any]) -> VariantData:
+    """The variant with tuples turned into lists: the form its data block reads back as."""
+    return VariantData(family, seed, json.loads(json.dumps(variant)))
+
+
+def solve_levels(
+    data: VariantData, solve: Callable[[Mapping[str, Any]], list[Action] | None], failure: str
+) -> list[list[Action]]:
+    """`solve` of every level spec; VariantError "<game id>: level <i> <failure>" when it finds no solution."""
+    solutions: list[list[Action]] = []
+    for index, spec in enumerate(data.variant["levels"]):
+        actions = solve(spec)
+        if actions is None:
+            raise VariantError(f"{data.game_id}: level {index} {failure}")
+        solutions.append(actions)
+    return solutions
+
+
+def solve_with_keys(
+    data: VariantData, steps_of: Callable[[Mapping[str, Any]], Sequence[Direction] | None], failure: str
+) -> list[list[Action]]:
+    """`solve_levels` where `steps_of` a level spec gives unit steps, played with the variant's keys."""
+    moves = data.variant["moves"]
+
+    def solve(spec: Mapping[str, Any]) -> list[Action] | None:
+        steps = steps_of(spec)
+        return None if steps is None else keyboard_actions(moves, steps)
+
+    return solve_levels(data, solve, failure)
+
+
 def version_name(seed: int) -> str:
     """The version directory name of a seed (`s0007`, `s1000`)."""
     if seed < 0:

@@ -9,13 +9,19 @@ fewest clicks among all solutions when the null space is small enough to enumera
 from __future__ import annotations
 
 import itertools
-import json
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from dreamteam.env.procgen.common import FamilySpec, VariantData, VariantError, draw_palette, rng_for
+from dreamteam.env.procgen.common import (
+    FamilySpec,
+    VariantData,
+    VariantError,
+    as_written,
+    draw_palette,
+    rng_for,
+)
 from dreamteam.types import Action
 
 NAME = "copy"
@@ -251,7 +257,7 @@ def generate(seed: int) -> VariantData:
     step = rng.choice((1, -1))
     sizes = level_sizes(rng, rng.choice((5, 6)))
     levels = tuple(generate_level(rng, i, size, step) for i, size in enumerate(sizes))
-    return _as_written(NAME, seed, {"palette": palette, "layout": layout, "step": step, "levels": levels})
+    return as_written(NAME, seed, {"palette": palette, "layout": layout, "step": step, "levels": levels})
 
 
 def plan(data: VariantData) -> list[list[Action]]:
@@ -263,11 +269,6 @@ def plan(data: VariantData) -> list[list[Action]]:
         points = [click_point(level.size, layout, c, r) for c, r in ordered_clicks(level, step)]
         solutions.append([Action(6, x, y) for x, y in points])
     return solutions
-
-
-def _as_written(family: str, seed: int, variant: dict[str, Any]) -> VariantData:
-    """The variant with tuples turned into lists: the form its data block reads back as."""
-    return VariantData(family, seed, json.loads(json.dumps(variant)))
 
 
 FAMILY = FamilySpec(name=NAME, generate=generate, plan=plan)

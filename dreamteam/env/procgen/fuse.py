@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import random
-from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -14,11 +12,13 @@ from dreamteam.env.procgen.common import (
     FamilySpec,
     VariantData,
     VariantError,
+    as_written,
     draw_moves,
     draw_palette,
-    keyboard_actions,
     rng_for,
+    solve_with_keys,
 )
+from dreamteam.env.procgen.search import best_candidate, shortest_path
 from dreamteam.types import Action
 
 NAME = "fuse"
@@ -85,30 +85,18 @@ def slide(level: FuseLevel, state: State, step: Cell) -> tuple[State, bool]:
 
 def shortest_pushes(level: FuseLevel) -> list[Cell] | None:
     """Fewest pushes that take the player through the door while carrying the spark, or None."""
-    start: State = (level.player, False, 0)
-    parents: dict[State, tuple[State, Cell] | None] = {start: None}
-    queue = deque([start])
-    while queue:
-        state = queue.popleft()
+    start: State | None = (level.player, False, 0)
+
+    def successors(state: State | None) -> list[tuple[Cell, State | None]]:
+        # Leaving through the door ends the search in the stand-in state None.
+        assert state is not None
+        out: list[tuple[Cell, State | None]] = []
         for step in STEPS:
             nxt, exited = slide(level, state, step)
-            if exited:
-                return [*_unwind(parents, state), step]
-            if nxt not in parents:
-                parents[nxt] = (state, step)
-                queue.append(nxt)
-    return None
+            out.append((step, None if exited else nxt))
+        return out
 
-
-def _unwind(parents: Mapping[State, tuple[State, Cell] | None], end: State) -> list[Cell]:
-    """The pushes that led from the search's start to `end`."""
-    steps: list[Cell] = []
-    link = parents[end]
-    while link is not None:
-        previous, step = link
-        steps.append(step)
-        link = parents[previous]
-    return steps[::-1]
+    return shortest_path(start, successors, lambda state: state is None)
 
 
 def level_plan(rng: random.Random, index: int) -> LevelPlan:
@@ -169,20 +157,10 @@ def _candidate(rng: random.Random, plan: LevelPlan, index: int) -> tuple[dict[st
 def generate_level(rng: random.Random, index: int) -> dict[str, Any]:
     """The best of a few random candidate levels for this position in the game."""
     plan = level_plan(rng, index)
-    best: tuple[dict[str, Any], float] | None = None
-    tried = 0
-    for _ in range(600):
-        found = _candidate(rng, plan, index)
-        if found is None:
-            continue
-        tried += 1
-        if best is None or found[1] > best[1]:
-            best = found
-        if tried == CANDIDATES:
-            break
+    best = best_candidate(lambda: _candidate(rng, plan, index), 600, CANDIDATES)
     if best is None:
         raise VariantError(f"fuse: no solvable level {index} found for {plan}")
-    return best[0]
+    return best
 
 
 def generate(seed: int) -> VariantData:
@@ -193,23 +171,12 @@ def generate(seed: int) -> VariantData:
     indicator = rng.choice(CORNERS)
     levels = tuple(generate_level(rng, i) for i in range(rng.choice((5, 6))))
     variant = {"palette": palette, "indicator": indicator, "moves": moves, "levels": levels}
-    return _as_written(NAME, seed, variant)
+    return as_written(NAME, seed, variant)
 
 
 def plan(data: VariantData) -> list[list[Action]]:
     """A solution with the fewest pushes per level."""
-    solutions: list[list[Action]] = []
-    for index, spec in enumerate(data.variant["levels"]):
-        pushes = shortest_pushes(parse_level(spec))
-        if pushes is None:
-            raise VariantError(f"{data.game_id}: level {index} cannot be solved")
-        solutions.append(keyboard_actions(data.variant["moves"], pushes))
-    return solutions
-
-
-def _as_written(family: str, seed: int, variant: dict[str, Any]) -> VariantData:
-    """The variant with tuples turned into lists: the form its data block reads back as."""
-    return VariantData(family, seed, json.loads(json.dumps(variant)))
+    return solve_with_keys(data, lambda spec: shortest_pushes(parse_level(spec)), "cannot be solved")
 
 
 FAMILY = FamilySpec(name=NAME, generate=generate, plan=plan)

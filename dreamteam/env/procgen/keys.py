@@ -10,7 +10,6 @@ or plate, and the shortest solution uses enough keys and plates; the hardest of 
 from __future__ import annotations
 
 import random
-from collections import deque
 from collections.abc import Sequence
 from itertools import product
 
@@ -24,6 +23,7 @@ from dreamteam.env.procgen.common import (
     rng_for,
 )
 from dreamteam.env.procgen.maze import mark
+from dreamteam.env.procgen.search import shortest_path
 from dreamteam.types import Action
 
 NAME = "keys"
@@ -205,23 +205,12 @@ def successors(state: State, items_block: bool = False) -> list[tuple[Direction,
 
 def bfs(start: State, items_block: bool = False) -> list[Direction]:
     """Unit steps of a shortest walk from `start` onto the exit; ValueError if there is none."""
-    parent: dict[State, tuple[State, Direction] | None] = {start: None}
-    queue = deque([start])
-    while queue:
-        state = queue.popleft()
-        if state[2][state[1]][state[0]] == "E":
-            steps: list[Direction] = []
-            link = parent[state]
-            while link is not None:
-                state, step = link
-                steps.append(step)
-                link = parent[state]
-            return steps[::-1]
-        for step, nxt in successors(state, items_block):
-            if nxt not in parent:
-                parent[nxt] = (state, step)
-                queue.append(nxt)
-    raise ValueError("exit unreachable")
+    steps = shortest_path(
+        start, lambda state: successors(state, items_block), lambda state: state[2][state[1]][state[0]] == "E"
+    )
+    if steps is None:
+        raise ValueError("exit unreachable")
+    return steps
 
 
 def _walk(start: State, steps: Sequence[Direction]) -> list[State]:

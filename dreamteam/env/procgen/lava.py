@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import json
 import math
 import random
-from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,11 +12,14 @@ from dreamteam.env.procgen.common import (
     FamilySpec,
     VariantData,
     VariantError,
+    as_written,
     draw_moves,
     draw_palette,
     keyboard_actions,
     rng_for,
+    solve_levels,
 )
+from dreamteam.env.procgen.search import best_candidate, distances, shortest_path
 from dreamteam.types import Action
 
 NAME = "lava"
@@ -100,32 +101,17 @@ def _next_cell(level: LavaLevel, cell: Cell, tick: int, step: Cell, *, sentries:
 def shortest_steps(level: LavaLevel, *, sentries: bool = True) -> list[Cell] | None:
     """Fewest safe steps (WAIT included) from the start to the goal, or None if there is no way."""
     period = level.period if sentries else 1
-    start = (level.player, 0)
-    parents: dict[tuple[Cell, int], tuple[tuple[Cell, int], Cell] | None] = {start: None}
-    queue = deque([start])
-    while queue:
-        cell, phase = queue.popleft()
+
+    def successors(state: tuple[Cell, int]) -> list[tuple[Cell, tuple[Cell, int]]]:
+        cell, phase = state
+        out = []
         for step in STEPS if sentries else STEPS[1:]:
             new = _next_cell(level, cell, phase, step, sentries=sentries)
-            state = (new, (phase + 1) % period) if new is not None else None
-            if state is None or state in parents:
-                continue
-            parents[state] = ((cell, phase), step)
-            if state[0] == level.goal:
-                return _unwind(parents, state)
-            queue.append(state)
-    return None
+            if new is not None:
+                out.append((step, (new, (phase + 1) % period)))
+        return out
 
-
-def _unwind(parents: Mapping[Any, tuple[Any, Cell] | None], end: Any) -> list[Cell]:
-    """The steps that led from the search's start to `end`."""
-    steps: list[Cell] = []
-    link = parents[end]
-    while link is not None:
-        previous, step = link
-        steps.append(step)
-        link = parents[previous]
-    return steps[::-1]
+    return shortest_path((level.player, 0), successors, lambda state: state[0] == level.goal)
 
 
 def level_plan(rng: random.Random, index: int) -> LevelPlan:
@@ -166,16 +152,7 @@ def _draw_terrain(rng: random.Random, plan: LevelPlan) -> dict[Cell, str]:
 
 def _distances(grid: Mapping[Cell, str], start: Cell) -> dict[Cell, int]:
     """Floor distances from `start` avoiding walls and lava."""
-    dist = {start: 0}
-    queue = deque([start])
-    while queue:
-        x, y = queue.popleft()
-        for dx, dy in STEPS[1:]:
-            nxt = (x + dx, y + dy)
-            if grid.get(nxt) == "." and nxt not in dist:
-                dist[nxt] = dist[(x, y)] + 1
-                queue.append(nxt)
-    return dist
+    return distances(start, lambda cell: grid.get(cell) == ".", STEPS[1:])
 
 
 def _ring(corner: Cell, width: int, height: int) -> list[Cell]:
@@ -287,20 +264,15 @@ def _rows_of(grid: Mapping[Cell, str], plan: LevelPlan) -> tuple[str, ...]:
 def generate_level(rng: random.Random, index: int) -> dict[str, Any]:
     """The best of a few random candidate levels for this position in the game."""
     plan = level_plan(rng, index)
-    best: tuple[dict[str, Any], float] | None = None
-    tried = 0
-    for _ in range(400):
+
+    def draw() -> tuple[dict[str, Any], float] | None:
         found = _candidate(rng, plan)
-        if found is None or found[1] == -math.inf:
-            continue
-        tried += 1
-        if best is None or found[1] > best[1]:
-            best = found
-        if tried == CANDIDATES:
-            break
+        return None if found is None or found[1] == -math.inf else found
+
+    best = best_candidate(draw, 400, CANDIDATES)
     if best is None:
         raise VariantError(f"lava: no solvable level {index} found for {plan}")
-    return best[0]
+    return best
 
 
 def generate(seed: int) -> VariantData:
@@ -309,25 +281,20 @@ def generate(seed: int) -> VariantData:
     palette = draw_palette(rng, "floor", ["wall", "lava", "sentry", "goal", "player"])
     moves = draw_moves(rng)
     levels = tuple(generate_level(rng, i) for i in range(rng.choice((5, 6))))
-    return _as_written(NAME, seed, {"palette": palette, "moves": moves, "levels": levels})
+    return as_written(NAME, seed, {"palette": palette, "moves": moves, "levels": levels})
 
 
 def plan(data: VariantData) -> list[list[Action]]:
     """A shortest safe solution per level (ACTION5 for a wait)."""
-    solutions: list[list[Action]] = []
-    for index, spec in enumerate(data.variant["levels"]):
+    moves = data.variant["moves"]
+
+    def solve(spec: Mapping[str, Any]) -> list[Action] | None:
         steps = shortest_steps(parse_level(spec))
         if steps is None:
-            raise VariantError(f"{data.game_id}: level {index} has no safe path to the goal")
-        solutions.append(
-            [Action(5) if s == WAIT else keyboard_actions(data.variant["moves"], [s])[0] for s in steps]
-        )
-    return solutions
+            return None
+        return [Action(5) if s == WAIT else keyboard_actions(moves, [s])[0] for s in steps]
 
-
-def _as_written(family: str, seed: int, variant: dict[str, Any]) -> VariantData:
-    """The variant with tuples turned into lists: the form its data block reads back as."""
-    return VariantData(family, seed, json.loads(json.dumps(variant)))
+    return solve_levels(data, solve, "has no safe path to the goal")
 
 
 FAMILY = FamilySpec(name=NAME, generate=generate, plan=plan)

@@ -8,9 +8,9 @@ budget and the shortest path. Start and exit are the two ends of a longest short
 from __future__ import annotations
 
 import random
-from collections import deque
 from collections.abc import Sequence
 
+from dreamteam.env.procgen import search
 from dreamteam.env.procgen.common import (
     Direction,
     FamilySpec,
@@ -107,16 +107,7 @@ def _prim(rng: random.Random, grid: list[list[str]], start: Cell, width: int, he
 
 def distances(rows: Sequence[str], start: Cell) -> dict[Cell, int]:
     """Walking distance from `start` to every reachable non-wall cell."""
-    dist = {start: 0}
-    queue = deque([start])
-    while queue:
-        x, y = queue.popleft()
-        for dx, dy in STEPS:
-            nxt = (x + dx, y + dy)
-            if rows[nxt[1]][nxt[0]] != "#" and nxt not in dist:
-                dist[nxt] = dist[(x, y)] + 1
-                queue.append(nxt)
-    return dist
+    return search.distances(start, lambda cell: rows[cell[1]][cell[0]] != "#", STEPS)
 
 
 def far_pair(rows: Sequence[str], rng: random.Random) -> tuple[Cell, Cell]:

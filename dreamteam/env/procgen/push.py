@@ -22,6 +22,7 @@ from dreamteam.env.procgen.common import (
     keyboard_actions,
     rng_for,
 )
+from dreamteam.env.procgen.search import shortest_path
 from dreamteam.types import Action
 
 NAME = "push"
@@ -155,17 +156,10 @@ def solve(rows: Sequence[str]) -> list[Direction]:
     room_ = Room.of(rows)
     targets = room_.mask(rows, "T*+")
     start = (room_.mask(rows, "P+").bit_length() - 1, room_.mask(rows, "B*"))
-    parent: dict[State, tuple[State, int] | None] = {start: None}
-    queue = deque([start])
-    while queue:
-        state = queue.popleft()
-        if state[1] == targets:
-            return _steps_to(parent, state)
-        for d, nxt in _successors(room_, state):
-            if nxt not in parent:
-                parent[nxt] = (state, d)
-                queue.append(nxt)
-    raise ValueError("no solution")
+    moves = shortest_path(start, lambda state: _successors(room_, state), lambda state: state[1] == targets)
+    if moves is None:
+        raise ValueError("no solution")
+    return [STEPS[d] for d in moves]
 
 
 def _successors(room_: Room, state: State) -> list[tuple[int, State]]:
@@ -183,16 +177,6 @@ def _successors(room_: Room, state: State) -> list[tuple[int, State]]:
         else:
             out.append((d, (ahead, blocks)))
     return out
-
-
-def _steps_to(parent: dict[State, tuple[State, int] | None], state: State) -> list[Direction]:
-    steps: list[Direction] = []
-    link = parent[state]
-    while link is not None:
-        state, d = link
-        steps.append(STEPS[d])
-        link = parent[state]
-    return steps[::-1]
 
 
 def plan(data: VariantData) -> list[list[Action]]:

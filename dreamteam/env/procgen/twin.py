@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import random
-from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,11 +12,13 @@ from dreamteam.env.procgen.common import (
     FamilySpec,
     VariantData,
     VariantError,
+    as_written,
     draw_moves,
     draw_palette,
-    keyboard_actions,
     rng_for,
+    solve_with_keys,
 )
+from dreamteam.env.procgen.search import best_candidate, distances, shortest_path
 from dreamteam.types import Action
 
 NAME = "twin"
@@ -94,45 +94,16 @@ def joint_step(level: TwinLevel, joint: Joint, step: Cell) -> Joint:
 
 def shortest_keys(level: TwinLevel) -> list[Cell] | None:
     """Fewest keys (as directions) that put every avatar on its goal at once, or None."""
-    parents: dict[Joint, tuple[Joint, Cell] | None] = {level.avatars: None}
-    queue = deque([level.avatars])
-    while queue:
-        joint = queue.popleft()
-        if joint == level.goals:
-            return _unwind(parents, joint)
-        for step in STEPS:
-            nxt = joint_step(level, joint, step)
-            if nxt not in parents:
-                parents[nxt] = (joint, step)
-                queue.append(nxt)
-    return None
-
-
-def _unwind(parents: Mapping[Joint, tuple[Joint, Cell] | None], end: Joint) -> list[Cell]:
-    """The keys that led from the search's start to `end`."""
-    steps: list[Cell] = []
-    link = parents[end]
-    while link is not None:
-        previous, step = link
-        steps.append(step)
-        link = parents[previous]
-    return steps[::-1]
+    return shortest_path(
+        level.avatars,
+        lambda joint: [(step, joint_step(level, joint, step)) for step in STEPS],
+        lambda joint: joint == level.goals,
+    )
 
 
 def _distance(walls: frozenset[Cell], start: Cell, goal: Cell) -> int | None:
     """Steps one avatar alone needs to reach its goal (any key mapping is a bijection of directions)."""
-    dist = {start: 0}
-    queue = deque([start])
-    while queue:
-        cell = queue.popleft()
-        if cell == goal:
-            return dist[cell]
-        for dx, dy in STEPS:
-            nxt = (cell[0] + dx, cell[1] + dy)
-            if nxt not in walls and nxt not in dist:
-                dist[nxt] = dist[cell] + 1
-                queue.append(nxt)
-    return None
+    return distances(start, lambda cell: cell not in walls, STEPS, until=goal).get(goal)
 
 
 def level_plan(rng: random.Random, index: int) -> LevelPlan:
@@ -185,20 +156,10 @@ def _candidate(
 def generate_level(rng: random.Random, index: int, modes: Sequence[str]) -> dict[str, Any]:
     """The best of a few random candidate levels for this position in the game."""
     plan = level_plan(rng, index)
-    best: tuple[dict[str, Any], float] | None = None
-    tried = 0
-    for _ in range(400):
-        found = _candidate(rng, plan, modes, index)
-        if found is None:
-            continue
-        tried += 1
-        if best is None or found[1] > best[1]:
-            best = found
-        if tried == CANDIDATES:
-            break
+    best = best_candidate(lambda: _candidate(rng, plan, modes, index), 400, CANDIDATES)
     if best is None:
         raise VariantError(f"twin: no solvable level {index} found for {plan}")
-    return best[0]
+    return best
 
 
 def generate(seed: int) -> VariantData:
@@ -214,23 +175,12 @@ def generate(seed: int) -> VariantData:
     }
     moves = draw_moves(rng)
     levels = tuple(generate_level(rng, i, modes) for i in range(rng.choice((5, 6))))
-    return _as_written(NAME, seed, {"palette": palette, "moves": moves, "levels": levels})
+    return as_written(NAME, seed, {"palette": palette, "moves": moves, "levels": levels})
 
 
 def plan(data: VariantData) -> list[list[Action]]:
     """A solution with the fewest keys per level."""
-    solutions: list[list[Action]] = []
-    for index, spec in enumerate(data.variant["levels"]):
-        keys = shortest_keys(parse_level(spec))
-        if keys is None:
-            raise VariantError(f"{data.game_id}: level {index} cannot be solved")
-        solutions.append(keyboard_actions(data.variant["moves"], keys))
-    return solutions
-
-
-def _as_written(family: str, seed: int, variant: dict[str, Any]) -> VariantData:
-    """The variant with tuples turned into lists: the form its data block reads back as."""
-    return VariantData(family, seed, json.loads(json.dumps(variant)))
+    return solve_with_keys(data, lambda spec: shortest_keys(parse_level(spec)), "cannot be solved")
 
 
 FAMILY = FamilySpec(name=NAME, generate=generate, plan=plan)
