@@ -12,6 +12,7 @@ import contextlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -37,7 +38,7 @@ def chromium_binary() -> str | None:
 
 def dump_dom(binary: str, url: str, *, timeout: float = 60.0) -> str:
     """The DOM after the page's scripts ran (`chromium --headless --dump-dom URL`)."""
-    with tempfile.TemporaryDirectory(prefix="dt-chromium-") as profile:
+    with tempfile.TemporaryDirectory(prefix="dt-chromium-", ignore_cleanup_errors=True) as profile:
         done = subprocess.run([binary, *FLAGS, f"--user-data-dir={profile}", "--dump-dom", url],
                               capture_output=True, text=True, timeout=timeout, check=True)
     return done.stdout
@@ -49,11 +50,13 @@ class DevTools:
     def __init__(self, binary: str, *, width: int = 1400, height: int = 1100) -> None:
         from websockets.sync.client import connect
 
-        self._profile = tempfile.TemporaryDirectory(prefix="dt-chromium-")
+        # Chromium's helper processes may still write to the profile for a moment after the browser exits;
+        # the profile is a throwaway temp dir, so a failed cleanup is not a test failure.
+        self._profile = tempfile.TemporaryDirectory(prefix="dt-chromium-", ignore_cleanup_errors=True)
         self._proc = subprocess.Popen(
             [binary, *FLAGS, f"--user-data-dir={self._profile.name}", "--remote-debugging-port=0",
              f"--window-size={width},{height}", "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         port = self._port(Path(self._profile.name) / "DevToolsActivePort")
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10) as reply:
             pages = [t for t in json.load(reply) if t.get("type") == "page"]
@@ -121,12 +124,22 @@ class DevTools:
         try:
             self._stack.close()
         finally:
-            self._proc.terminate()
-            try:
-                self._proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self._proc.kill()
+            self._stop_process_group()
             self._profile.cleanup()
+
+    def _stop_process_group(self) -> None:
+        """Stop the browser and every helper process it started (they share its session)."""
+        for sig, wait in ((signal.SIGTERM, 10.0), (signal.SIGKILL, 5.0)):
+            try:
+                os.killpg(self._proc.pid, sig)
+            except ProcessLookupError:
+                return
+            try:
+                self._proc.wait(timeout=wait)
+                time.sleep(0.2)  # let the helpers of the group exit too
+                return
+            except subprocess.TimeoutExpired:
+                continue
 
     def __enter__(self) -> DevTools:
         return self
