@@ -8,7 +8,7 @@ re-sends the action it had chosen but not committed. Other agents simply continu
 
 from __future__ import annotations
 
-import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ import numpy as np
 
 from dreamteam.env.catalog import Catalog
 from dreamteam.env.recording import RecordingWriter
+from dreamteam.env.replay import RecordedFrame, load_recording
 from dreamteam.env.session import Arena, GameSession
 from dreamteam.errors import CorruptRunError, UserError
 from dreamteam.graph.checkpoint import latest_state, sqlite_checkpointer
@@ -26,43 +27,26 @@ CHECKPOINT = "checkpoint.sqlite"
 WORKSPACE = "workspace"
 
 
-def read_recording(path: Path) -> list[dict[str, Any]]:
-    """The recording's events; a half-written last line (a kill mid-write) is dropped."""
+def drop_partial_last_line(path: Path) -> None:
+    """A kill mid-write can leave the recording's last line unfinished; drop it (it was never committed)."""
     if not path.exists():
         raise CorruptRunError(f"{path} is missing: nothing to resume")
-    lines = path.read_text(encoding="utf-8").splitlines()
-    events: list[dict[str, Any]] = []
-    for i, line in enumerate(lines):
-        try:
-            events.append(json.loads(line)["data"])
-        except (ValueError, KeyError, TypeError) as exc:
-            if i == len(lines) - 1:
-                break
-            raise CorruptRunError(f"{path} line {i + 1} is corrupt: {exc}") from exc
-    if not events:
-        raise CorruptRunError(f"{path} has no initial frame")
-    return events
+    text = path.read_text(encoding="utf-8")
+    if text and not text.endswith("\n"):
+        path.write_text(text[: text.rfind("\n") + 1], encoding="utf-8")
 
 
-def truncate_recording(path: Path, events: list[dict[str, Any]], keep_actions: int) -> None:
+def truncate_recording(path: Path, keep_actions: int) -> None:
     """Keep the initial frame and the first `keep_actions` action lines."""
     lines = path.read_text(encoding="utf-8").splitlines()[: 1 + keep_actions]
     path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-    del events[1 + keep_actions:]
 
 
-def event_action(event: dict[str, Any]) -> Action:
-    """The action a recording line answers."""
-    ai = event.get("action_input") or {}
-    return Action.from_json({"action": ai.get("id"), **(ai.get("data") or {})})
-
-
-def replay_into(session: GameSession, events: list[dict[str, Any]]) -> None:
+def replay_into(session: GameSession, entries: Sequence[RecordedFrame]) -> None:
     """Send the recorded actions again, checking each resulting frame against the recording."""
-    for i, event in enumerate(events[1:]):
-        obs = session.step(event_action(event))
-        frames = event.get("frame") or []
-        if frames and not np.array_equal(np.asarray(frames[-1]), obs.grid):
+    for i, entry in enumerate(entries):
+        obs = session.step(Action.from_json({"action": entry.action_id, **entry.data}))
+        if entry.grid is not None and not np.array_equal(entry.grid, obs.grid):
             raise CorruptRunError(f"the game no longer reproduces the recording at step {i}: cannot resume")
 
 
@@ -86,17 +70,18 @@ def prepare_resume(run_dir: Path, catalog: Catalog) -> tuple[dict[str, Any], Are
     meta = read_json(run_dir / RUN_JSON)
     if meta.get("status") == "finished":
         raise UserError(f"{run_dir} is a finished run; nothing to resume")
-    events = read_recording(run_dir / RECORDING)
+    drop_partial_last_line(run_dir / RECORDING)
+    recorded = load_recording(run_dir / RECORDING).actions
     if meta.get("agent") == "team":
         keep, state = team_resume_point(run_dir)
     else:
-        keep, state = len(events) - 1, None
-    if keep > len(events) - 1:
-        raise CorruptRunError(f"the workspace has step {keep - 1} but the recording only {len(events) - 1} actions")
-    truncate_recording(run_dir / RECORDING, events, keep)
+        keep, state = len(recorded), None
+    if keep > len(recorded):
+        raise CorruptRunError(f"the workspace has step {keep - 1} but the recording only {len(recorded)} actions")
+    truncate_recording(run_dir / RECORDING, keep)
     arena = Arena(catalog)
     card = arena.new_scorecard(tags=["dreamteam", str(meta.get("agent"))])
     session = arena.open(str(meta["game_id"]), card)
-    replay_into(session, events)
+    replay_into(session, recorded[:keep])
     session.recording = RecordingWriter(run_dir / RECORDING)
     return meta, arena, card, session, state

@@ -8,6 +8,7 @@ a seed so a learner cannot rely on ACTION1 meaning "up".
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -28,7 +29,7 @@ def display(logical: np.ndarray, scale: int, letterbox: int) -> np.ndarray:
     return out
 
 
-class World:
+class World(ABC):
     """Base: a logical grid rendered at a scale; subclasses implement `apply(action) -> level_up`."""
 
     scale = 4
@@ -52,9 +53,9 @@ class World:
         return {"action": "ACTION6", "x": ox + cx * self.scale + self.scale // 2,
                 "y": oy + cy * self.scale + self.scale // 2}
 
+    @abstractmethod
     def apply(self, action: dict[str, Any]) -> bool:
         """Change the world; return True when the level is completed."""
-        raise NotImplementedError
 
     def step(self, action: dict[str, Any], index: int) -> dict[str, Any]:
         """Apply an action and return the transition record."""
