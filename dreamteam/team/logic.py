@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from dreamteam.agents.exploration_map import ExplorationMap
 from dreamteam.codec import encode_grid, grid_hash
 from dreamteam.graph.state import StepState
 from dreamteam.roles.critic import Critic
@@ -61,6 +62,8 @@ class TeamLogic:
         self.budget = budget
         self.rng = random.Random(seed)
         self.mem = StepMemory()
+        self.map = ExplorationMap(seed=seed)
+        """Every state seen per level and which actions were tried there (the harness's map of the evidence)."""
         self.sources = {name: workspace.read_surface(name) for name in
                         ("observation", "dynamics", "strategy", "probes", "critique", "leadership")}
         for name in ("observation", "dynamics"):
@@ -121,6 +124,7 @@ class TeamLogic:
         self.mem.frames.append(obs.grid)
         self.mem.hashes.append(grid_hash(obs.grid))
         self.mem.parse_errors = self.world.roundtrip_errors(obs.grid)
+        self.map.observe(obs)
         out: StepState = {}
         if state.get("level_changed") or obs.levels_completed != state.get("level", 0) or obs.full_reset:
             out["plan"], out["level"] = [], obs.levels_completed
@@ -199,6 +203,7 @@ class TeamLogic:
         assert obs is not None
         frame = encode_grid(obs.grid)
         regression = self.ws.regression()
+        self.mem.exploration = self._exploration()
         strategy_patch, self.mem.tactics = self.roles.inductive.propose(self.sources["strategy"], {
             "frame": frame, "transitions": regression[-60:],
             "level_ups": [t for t in regression if t.get("level_up")],
@@ -208,10 +213,15 @@ class TeamLogic:
         self._submit("strategy", strategy_patch, [])
         self.mem.probes = self.roles.transductive.propose(self.sources["probes"], {
             "frame": frame, "transitions": regression[-60:], "available_actions": list(obs.available_actions),
-            "tested": dict(self.mem.tested), "wrong_regions": [],
+            "tested": dict(self.mem.tested), "wrong_regions": [], "frontier": self.mem.exploration,
         })
         self._write_json("probes", {"probes": [p.to_json() for p in self.mem.probes[:20]]})
         return {}
+
+    def _exploration(self) -> dict[str, Any]:
+        """The map's summary: known states, steps since a new one, the path to the nearest untested action."""
+        return {"actions": [a.to_json() for a in self.map.frontier()], "states": len(self.map.memory.graph),
+                "steps_since_new_state": self.map.steps_since_new}
 
     def critic(self, state: StepState) -> StepState:
         """The Critic audits and routes feedback to the owners."""
@@ -243,6 +253,7 @@ class TeamLogic:
             "critique": {"flags": self.mem.flags, "feedback": state.get("feedback") or {}},
             "prediction_accuracy": sum(hits) / len(hits) if hits else 0.0,
             "budget_left": self.budget - obs.step, "fatal_actions": self._fatal_actions(state),
+            "exploration": self.mem.exploration,
         })
         plan = tuple(a for a in (decision.plan if decision else ()) if self._allowed(a))
         if not plan:
@@ -303,6 +314,7 @@ class TeamLogic:
         plan = list(state.get("plan") or [])
         action = plan.pop(0)
         self.mem.before = obs.grid
+        self.map.sent(obs.grid, Action.from_json(action))
         label = Action.from_json(action).label()
         self.mem.tested[label] = self.mem.tested.get(label, 0) + 1
         return {"action": action, "plan": plan, "pending": {"step": obs.step, "action": action},

@@ -35,3 +35,4 @@ class StepMemory:
     observer_asked: bool = False
     deaths: int = 0
     level_steps: int = 0
+    exploration: dict[str, Any] = field(default_factory=dict)

@@ -174,3 +174,56 @@ def test_same_seed_same_actions(make: object) -> None:
     agent = ExplorerAgent(7)
     again = [play(make(), agent, 300)[0] for _ in range(2)]  # type: ignore[operator]
     assert [s.action for s in again[0]] == [s.action for s in again[1]], "begin() starts afresh"
+
+
+def test_map_frontier_walks_known_edges_to_an_untested_action() -> None:
+    from dreamteam.agents.exploration_map import ExplorationMap
+
+    env = MazeWorld([CORRIDOR_MAZE])
+    world_map = ExplorationMap()
+    obs = env.reset()
+    walks = 0
+    for step in range(40):
+        world_map.observe(obs)
+        frontier = world_map.frontier()
+        assert frontier, f"the corridor maze still has untested actions at step {step}"
+        here = world_map.memory.graph.untested(world_map.key)
+        if here:
+            assert frontier == [here[0]]
+        else:
+            # every action but the last follows a recorded edge; the last is untested where the walk ends
+            walks += 1
+            key = world_map.key
+            for action in frontier[:-1]:
+                key = world_map.memory.graph.edges[key][action]
+            assert frontier[-1] in world_map.memory.graph.untested(key)
+        action = frontier[0]
+        world_map.sent(obs.grid, action)
+        obs = env.step(action)
+        if obs.game_over or obs.levels_completed:
+            break
+    assert walks > 0, "the corridor maze has dead ends: some steps must walk back over known edges"
+    assert world_map.new_states >= 5
+
+
+def test_map_counts_steps_without_a_new_state() -> None:
+    from dreamteam.agents.exploration_map import ExplorationMap
+
+    env = MazeWorld([OPEN_ROOM])
+    world_map = ExplorationMap()
+    obs = env.reset()
+    world_map.observe(obs)
+    assert world_map.new_states == 1 and world_map.steps_since_new == 0
+    for action in (Action(5), Action(5), Action(5)):  # ACTION5 does nothing: the same state again
+        world_map.sent(obs.grid, action)
+        obs = env.step(action)
+        world_map.observe(obs)
+    assert world_map.new_states == 1 and world_map.steps_since_new == 3
+    for aid in (1, 2, 3, 4):
+        world_map.sent(obs.grid, Action(aid))
+        after = env.step(Action(aid))
+        world_map.observe(after)
+        if not np.array_equal(after.grid, obs.grid):
+            break
+        obs = after
+    assert world_map.new_states == 2 and world_map.steps_since_new == 0

@@ -2,10 +2,13 @@
 
 Request context (task "decide", surface = leader.json):
     tactics, probes (as proposed this step), critique ({"flags", "feedback"}), prediction_accuracy
-    (recent window, 0..1), budget_left, fatal_actions (labels or action dicts predicted to lose)
+    (recent window, 0..1), budget_left, fatal_actions (labels or action dicts predicted to lose),
+    exploration ({"actions": path to the nearest untested action, "steps_since_new_state": n})
 Reply: {"goal", "plan", "source", "confidence", "reason"}.
 
 Rules: plans with a predicted-fatal action or a RESET are dropped (the harness resets after a loss).
+When no new state has been seen for `stale` (12) steps, the team is grinding: the leader walks to the
+nearest untested action (DISCOVER), whatever the tactics say, until something new shows up.
 While accuracy is at least `trust` (0.8) the first tactic is followed (GOAL for level-completing
 sub-goals, DISCOVER for exploration); under a flagged loop the leader switches to the next tactic or a
 probe. Below the gate it runs the first probe (DISCOVER for an untested action, VALIDATE otherwise), or
@@ -22,6 +25,7 @@ from dreamteam.roles.symbolic.base import list_of
 from dreamteam.roles.symbolic.critic import label
 
 TRUST = 0.8
+STALE = 12
 GOAL_TACTICS = ("level_up", "repeat-level-up", "match-target")
 
 
@@ -63,8 +67,9 @@ def decision(goal: str, plan: Sequence[Any], source: str, confidence: float, rea
 class LeaderAnswerer:
     """Trusts rollouts only while measured accuracy is high; otherwise probes."""
 
-    def __init__(self, trust: float = TRUST) -> None:
+    def __init__(self, trust: float = TRUST, stale: int = STALE) -> None:
         self.trust = trust
+        self.stale = stale
 
     def answer(self, request: RoleRequest) -> dict[str, Any]:
         """Reply content for one "decide" request."""
@@ -75,6 +80,9 @@ class LeaderAnswerer:
         probes = _usable(list_of(ctx, "probes"), fatal, budget)
         accuracy = float(ctx.get("prediction_accuracy") or 0.0)
         looping = _looping(ctx)
+        explore = self._explore(ctx, fatal, budget)
+        if explore is not None:
+            return explore
         if looping:
             tactics, probes = tactics[1:] or tactics, [p for p in probes if _discovers(p)] or ([] if tactics else probes)
         if accuracy >= self.trust and tactics:
@@ -96,3 +104,18 @@ class LeaderAnswerer:
             return decision("VALIDATE", best["actions"][:1], str(best.get("name", "tactic")), accuracy,
                             f"no probe and accuracy {accuracy:.2f}: test the first step of the best tactic")
         return decision("DISCOVER", [], "leader", 0.0, "nothing usable was proposed")
+
+    def _explore(self, ctx: Mapping[str, Any], fatal: set[str], budget: int | None) -> dict[str, Any] | None:
+        """The walk to the nearest untested action, when no new state was seen for `stale` steps."""
+        exploration = ctx.get("exploration")
+        if not isinstance(exploration, Mapping):
+            return None
+        since = exploration.get("steps_since_new_state")
+        if not isinstance(since, int) or since < self.stale:
+            return None
+        walk = _usable([{"actions": exploration.get("actions")}], set(), budget)
+        if not walk or label(walk[0]["actions"][0]) in fatal:
+            return None  # (later steps of the walk are known edges; only the first is judged from here)
+        return decision("DISCOVER", walk[0]["actions"], "frontier", 1.0,
+                        f"no new state for {since} steps: walk {len(walk[0]['actions']) - 1} known steps "
+                        "to the nearest untested action")

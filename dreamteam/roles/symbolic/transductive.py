@@ -6,8 +6,9 @@ Request context (task "propose", surface = probes.json):
 Reply: {"probes": [{"actions", "expected_effect", "target_hypothesis"}], "notes"}.
 
 Order: (1) available actions never tried; (2) one click per class of object (same colour and shape)
-never clicked; (3) actions whose outcomes in the window disagree (sometimes a change, sometimes not, or
-different changes); (4) a click or an action aimed at each region the model never predicted right.
+never clicked; (3) the frontier: walk the known path to the nearest state with an untested action and
+try it; (4) actions whose outcomes in the window disagree (sometimes a change, sometimes not, or
+different changes); (5) a click or an action aimed at each region the model never predicted right.
 """
 
 from __future__ import annotations
@@ -137,6 +138,16 @@ def region_probes(regions: Sequence[Any], clicks: bool, transitions: Sequence[Tr
     return out
 
 
+def frontier_probes(frontier: Any) -> list[dict[str, Any]]:
+    """The walk to the nearest untested action of a known state, as one probe (none without a frontier)."""
+    actions = frontier.get("actions") if isinstance(frontier, Mapping) else None
+    if not isinstance(actions, list) or not actions or not all(isinstance(a, Mapping) for a in actions):
+        return []
+    walk = f"walk {len(actions) - 1} known steps, then " if len(actions) > 1 else ""
+    return [probe(actions, f"{walk}try {_label(actions[-1])}, never tried in that state",
+                  "an untested action of a known state has an effect")]
+
+
 def _label(action: Mapping[str, Any]) -> str:
     name = str(action.get("action", "")).upper()
     return f"ACTION6@({action.get('x')},{action.get('y')})" if name == "ACTION6" else name
@@ -167,6 +178,7 @@ class TransductiveAnswerer:
         frame = self.logicals.frame(self.displays.get(ctx["frame"]), hints) if "frame" in ctx else None
         if clicks_available(available) and frame is not None:
             probes += click_probes(frame, transitions)
+        probes += frontier_probes(ctx.get("frontier"))
         if frame is not None:
             probes += [probe([{"action": name}], f"{name} from a new position: it has done nothing so far",
                              f"{name} has an effect somewhere") for name in ineffective_here(transitions, frame, simple)]

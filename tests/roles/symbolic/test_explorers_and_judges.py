@@ -134,3 +134,39 @@ def test_leader_leaves_the_top_tactic_under_a_loop() -> None:
     other = {**TACTIC, "name": "frontier", "actions": [{"action": "ACTION1"}]}
     reply = decide(tactics=[TACTIC, other], critique={"flags": ["grinding loop: ..."], "feedback": {}})
     assert reply["source"] == "frontier"
+
+
+WALK = {"actions": [{"action": "ACTION1"}, {"action": "ACTION3"}, {"action": "ACTION4"}],
+        "steps_since_new_state": 20, "states": 9}
+
+
+def test_leader_walks_to_the_frontier_when_no_new_state_shows_up() -> None:
+    reply = decide(exploration=WALK)
+    assert reply["source"] == "frontier" and reply["goal"] == "DISCOVER" and reply["plan"] == WALK["actions"]
+    assert "20 steps" in reply["reason"]
+
+
+def test_leader_keeps_its_tactic_while_new_states_keep_coming() -> None:
+    assert decide(exploration={**WALK, "steps_since_new_state": 3})["source"] == "level_up"
+    assert decide(exploration={**WALK, "actions": []})["source"] == "level_up"
+
+
+def test_leader_does_not_start_a_walk_with_a_fatal_action() -> None:
+    reply = decide(exploration=WALK, fatal_actions=["ACTION1"])
+    assert reply["source"] != "frontier"
+    # a later step of the walk is a known edge: it does not veto the walk
+    assert decide(exploration=WALK, fatal_actions=["ACTION4"])["source"] == "frontier"
+
+
+def test_transductive_turns_the_frontier_into_a_discovering_probe() -> None:
+    world = MazeWorld(seed=1)
+    transitions = record(world, random_moves(1, ("ACTION1", "ACTION2", "ACTION3", "ACTION4")), 12)
+    tested = {f"ACTION{i}": 3 for i in range(1, 6)}
+    context = {"frame": encode_grid(world.frame()), "transitions": transitions, "available_actions": [1, 2, 3, 4, 5],
+               "tested": tested, "wrong_regions": [], "feedback": "", "frontier": WALK}
+    found = list(ask("transductive", context)["probes"])
+    walks = [p for p in found if p["target_hypothesis"].endswith("an untested action of a known state has an effect")]
+    assert len(walks) == 1 and walks[0]["actions"] == WALK["actions"]
+    assert "walk 2 known steps" in walks[0]["expected_effect"]
+    malformed = {**context, "frontier": {"actions": "ACTION1"}}
+    assert not [p for p in ask("transductive", malformed)["probes"] if "known state" in p["target_hypothesis"]]

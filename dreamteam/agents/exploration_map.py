@@ -1,0 +1,284 @@
+"""The explorer's map of a game: per-level state graphs fed with observed steps, and the choice of the next
+exploring action (untested here, else a BFS path to the nearest state with untested actions).
+
+The `explorer` agent plays with it alone; the team keeps one as its record of visited states and asks it
+for the nearest untested action when its own sub-goals stop finding anything new.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from dreamteam.agents.click_targets import rank_click_targets
+from dreamteam.agents.exploration_graph import ExplorationGraph, StateKey
+from dreamteam.agents.level_memory import LevelMemory, Step
+from dreamteam.perception import HudSettings, detect_hud_from_pairs, detect_scale
+from dreamteam.types import CLICK, RESET, Action, Grid, Observation
+
+HUD_WINDOW = 64
+DEFAULT_HUD_CHECKS = (6, 12, 24, 48, 96, 192, 384, 768)
+
+
+@dataclass(frozen=True, slots=True)
+class ExplorerOptions:
+    """Tunable knobs of the explorer (the keyword arguments of `ExplorerAgent`)."""
+
+    max_click_targets: int = 16
+    useless_after: int = 24
+    death_retries: int = 2
+    reset_when_stuck: bool = True
+    hud_checks: tuple[int, ...] = DEFAULT_HUD_CHECKS
+    hud: HudSettings = field(default_factory=HudSettings)
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """The action sent last, waiting for its outcome: frame and state it was taken in."""
+
+    grid: Grid
+    key: StateKey
+    action: Action
+
+
+class ExplorationMap:
+    """Per-level state graphs (masked-frame hashes, observed edges, deaths) and the explorer's choice rule."""
+
+    def __init__(self, options: ExplorerOptions | None = None, seed: int = 0) -> None:
+        self.options = options or ExplorerOptions()
+        self.seed = seed
+        self._reset_memory()
+
+    def _reset_memory(self) -> None:
+        self._rng = random.Random(self.seed)
+        self.levels: dict[int, LevelMemory] = {}
+        self.level = -1
+        self._pending: Pending | None = None
+        self._plan: list[tuple[StateKey, Action]] = []
+        self.kind_tries: dict[int, int] = {}
+        self.kind_changes: dict[int, int] = {}
+        self._available: tuple[int, ...] = ()
+        self.key: StateKey = ""
+        self.new_states = 0
+        self.steps_since_new = 0
+
+    @property
+    def memory(self) -> LevelMemory:
+        """The memory of the level being played."""
+        return self.levels[self.level]
+
+    def observe(self, obs: Observation) -> bool:
+        """Record what the last sent action did and enter the frame's state; True when the game is over."""
+        if obs.game_over:
+            self._record_death()
+            return True
+        self._available = obs.available_actions
+        if self._pending is not None and self._pending.action.id == RESET:
+            self._pending = None  # our own RESET out of a dead end (honoured or refused): no edge, no death
+        if obs.last_action is not None and obs.last_action.id == RESET:
+            self._record_death()
+        self._enter_level(obs)
+        known = len(self.memory.graph)
+        key = self._enter_state(obs.grid)
+        if self._pending is not None:
+            key = self._record_step(self._pending, obs.grid, key)
+        if len(self.memory.graph) > known:
+            self.new_states += 1
+            self.steps_since_new = 0
+        else:
+            self.steps_since_new += 1
+        self.key = key
+        return False
+
+    def sent(self, grid: Grid, action: Action | None) -> None:
+        """Remember the action sent from `grid` (the state entered last), to record its outcome next."""
+        self._pending = None if action is None else Pending(grid.copy(), self.key, action)
+
+    def choose(self) -> Action | None:
+        """The explorer's next action from the current state."""
+        return self._choose(self.key)
+
+    def frontier(self) -> list[Action]:
+        """The nearest untested action: [it] when the current state has one, else the known path to the
+        nearest state with untested actions followed by that state's best untested action; [] when none."""
+        graph = self.memory.graph
+        here = graph.untested(self.key, self._useful)
+        if here:
+            return [here[0]]
+        path = graph.path_to_frontier(self.key, self._useful)
+        if not path:
+            return []
+        last = graph.untested(path[-1][1], self._useful)
+        return [a for a, _ in path] + last[:1]
+
+    def _enter_level(self, obs: Observation) -> None:
+        """Switch level memory when levels_completed changes; remember the edge that solved the level."""
+        if obs.levels_completed == self.level:
+            return
+        known = self.level in self.levels
+        if self._pending is not None and known and obs.levels_completed > self.level:
+            self.memory.exit = (self._pending.grid, self._pending.action)
+        self.level = obs.levels_completed
+        if self.level not in self.levels:
+            # No HUD mask carried over: a new level may place (or scale) its status bar differently.
+            self.levels[self.level] = LevelMemory(
+                np.zeros(obs.grid.shape, dtype=bool), detect_scale(obs.grid)
+            )
+        if self.memory.start_grid is None:
+            self.memory.start_grid = obs.grid.copy()
+        self._pending = None
+        self._plan = []
+
+    def _enter_state(self, grid: Grid) -> StateKey:
+        """Key the frame and register it as a state with its ranked candidate actions."""
+        mem = self.memory
+        key = mem.key(grid)
+        if key not in mem.graph:
+            mem.graph.add_state(key, self._candidates(grid, mem))
+            mem.state_grids[key] = grid.copy()
+        return key
+
+    def _candidates(self, grid: Grid, mem: LevelMemory) -> tuple[Action, ...]:
+        """Simple actions by id, then one click per salient segment."""
+        simple = tuple(Action(a) for a in sorted(set(self._available)) if a not in (RESET, CLICK))
+        if CLICK not in self._available:
+            return simple
+        clicks = rank_click_targets(grid, mem.mask, mem.scale, self.options.max_click_targets)
+        return simple + tuple(t.action for t in clicks)
+
+    def _record_step(self, pending: Pending, grid: Grid, key: StateKey) -> StateKey:
+        """Add the finished step to the level's evidence and graph; maybe refresh the HUD mask."""
+        self._pending = None
+        mem = self.memory
+        mem.steps.append(Step(pending.grid, pending.action, grid.copy()))
+        mem.graph.record(pending.key, pending.action, key)
+        self._count_kind(pending.action, changed=key != pending.key)
+        checks = self.options.hud_checks
+        if mem.hud_checks_done < len(checks) and len(mem.steps) >= checks[mem.hud_checks_done]:
+            mem.hud_checks_done += 1
+            if self._refresh_hud(mem):
+                return mem.key(grid)
+        return key
+
+    def _record_death(self) -> None:
+        """Mark the pending edge as one that ended the game."""
+        pending, self._pending = self._pending, None
+        self._plan = []
+        if pending is None or self.level not in self.levels:
+            return
+        mem = self.memory
+        mem.steps.append(Step(pending.grid, pending.action, None))
+        if not mem.bar_used_up(pending.grid):
+            mem.graph.record_death(pending.key, pending.action)
+        self._count_kind(pending.action, changed=True)
+
+    def _count_kind(self, action: Action, changed: bool) -> None:
+        self.kind_tries[action.id] = self.kind_tries.get(action.id, 0) + 1
+        self.kind_changes[action.id] = self.kind_changes.get(action.id, 0) + int(changed)
+
+    def _useful(self, action: Action) -> bool:
+        """False for an action kind tried many times (across levels) without ever changing anything."""
+        tries = self.kind_tries.get(action.id, 0)
+        return tries < self.options.useless_after or self.kind_changes.get(action.id, 0) > 0
+
+    def _refresh_hud(self, mem: LevelMemory) -> bool:
+        """Re-detect the HUD on recent steps; on a new mask rebuild the graph. True if it changed."""
+        recent = [s for s in mem.steps[-HUD_WINDOW:] if s.after is not None]
+        pairs = [(s.before, s.after) for s in recent if s.after is not None]
+        clicks = [
+            (s.action.x, s.action.y) if s.action.x is not None and s.action.y is not None else None
+            for s in recent
+        ]
+        found = detect_hud_from_pairs(pairs, [s.action.id for s in recent], self.options.hud, clicks)
+        merged = mem.mask | found
+        if np.array_equal(merged, mem.mask):
+            return False
+        mem.mask = merged
+        self._rebuild(mem)
+        return True
+
+    def _rebuild(self, mem: LevelMemory) -> None:
+        """Re-key every recorded state and step under the level's current mask."""
+        grids = list(mem.state_grids.values())
+        mem.graph = ExplorationGraph(death_limit=mem.graph.death_limit)
+        mem.state_grids = {}
+        for grid in grids:
+            self._enter_state(grid)
+        for step in mem.steps:
+            before_key = self._enter_state(step.before)
+            if step.after is None:
+                if not mem.bar_used_up(step.before):
+                    mem.graph.record_death(before_key, step.action)
+            else:
+                mem.graph.record(before_key, step.action, self._enter_state(step.after))
+        self._plan = []
+
+    def _choose(self, key: StateKey) -> Action | None:
+        """Known exit, else planned path, else untested here, else BFS to the frontier, else random."""
+        graph = self.memory.graph
+        for chooser in (self._to_exit, self._follow_plan, self._untested_here, self._to_frontier):
+            action = chooser(key)
+            if action is not None:
+                return action
+        if self.options.reset_when_stuck and self._start_has_frontier(key):
+            self._plan = []
+            return Action(RESET)
+        while graph.deaths and graph.death_limit <= self.options.death_retries:
+            graph.death_limit += 1  # Everything reachable is tested: give edges that killed once another try.
+            action = self._untested_here(key) or self._to_frontier(key)
+            if action is not None:
+                return action
+        return self._random_action(key)
+
+    def _start_has_frontier(self, key: StateKey) -> bool:
+        """Whether untested actions are still reachable from the level's start (and we are elsewhere)."""
+        mem = self.memory
+        if mem.start_grid is None:
+            return False
+        start = mem.key(mem.start_grid)
+        if start == key or start not in mem.graph:
+            return False
+        return bool(
+            mem.graph.untested(start, self._useful) or mem.graph.path_to_frontier(start, self._useful)
+        )
+
+    def _untested_here(self, key: StateKey) -> Action | None:
+        """The best untested action of this state."""
+        untested = self.memory.graph.untested(key, self._useful)
+        return untested[0] if untested else None
+
+    def _to_frontier(self, key: StateKey) -> Action | None:
+        """First action of the shortest known path to a state with untested actions (the rest is planned)."""
+        path = self.memory.graph.path_to_frontier(key, self._useful)
+        if not path:
+            return None
+        self._plan = [(path[i - 1][1], path[i][0]) for i in range(1, len(path))]
+        return path[0][0]
+
+    def _to_exit(self, key: StateKey) -> Action | None:
+        """When this level was solved before, walk back to the solving edge and take it."""
+        mem = self.memory
+        if mem.exit is None:
+            return None
+        exit_key, exit_action = mem.key(mem.exit[0]), mem.exit[1]
+        if key == exit_key:
+            return exit_action
+        path = mem.graph.shortest_path(key, lambda node: node == exit_key)
+        return path[0][0] if path else None
+
+    def _follow_plan(self, key: StateKey) -> Action | None:
+        """Next action of the current BFS plan, if we stand where the plan expects and nothing is untested here."""
+        if not self._plan or self._plan[0][0] != key or self.memory.graph.untested(key, self._useful):
+            self._plan = []
+            return None
+        return self._plan.pop(0)[1]
+
+    def _random_action(self, key: StateKey) -> Action | None:
+        """A seeded random candidate, preferring edges not known to kill; None if there is nothing at all."""
+        graph = self.memory.graph
+        candidates = list(graph.candidates.get(key, ()))
+        alive = [a for a in candidates if not graph.is_dead(key, a)]
+        pool = alive or candidates
+        return pool[self._rng.randrange(len(pool))] if pool else None
