@@ -100,6 +100,11 @@ class ExplorationMap:
         """The explorer's next action from the current state."""
         return self._choose(self.key)
 
+    def reset_helps(self) -> bool:
+        """Whether nothing untested is reachable from here but the level's start still has some (a RESET
+        is then the only way to new states, e.g. after an irreversible move)."""
+        return self.options.reset_when_stuck and self._start_has_frontier(self.key)
+
     def frontier(self) -> list[Action]:
         """The nearest untested action: [it] when the current state has one, else the known path to the
         nearest state with untested actions followed by that state's best untested action; [] when none."""

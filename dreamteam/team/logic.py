@@ -220,8 +220,10 @@ class TeamLogic:
 
     def _exploration(self) -> dict[str, Any]:
         """The map's summary: known states, steps since a new one, the path to the nearest untested action."""
-        return {"actions": [a.to_json() for a in self.map.frontier()], "states": len(self.map.memory.graph),
-                "steps_since_new_state": self.map.steps_since_new}
+        walk = self.map.frontier()
+        return {"actions": [a.to_json() for a in walk], "states": len(self.map.memory.graph),
+                "steps_since_new_state": self.map.steps_since_new,
+                "reset_helps": not walk and self.map.reset_helps()}
 
     def critic(self, state: StepState) -> StepState:
         """The Critic audits and routes feedback to the owners."""
@@ -255,7 +257,8 @@ class TeamLogic:
             "budget_left": self.budget - obs.step, "fatal_actions": self._fatal_actions(state),
             "exploration": self.mem.exploration,
         })
-        plan = tuple(a for a in (decision.plan if decision else ()) if self._allowed(a))
+        reset_ok = bool(self.mem.exploration.get("reset_helps"))
+        plan = tuple(a for a in (decision.plan if decision else ()) if self._allowed(a, reset_ok))
         if not plan:
             plan = fallback_actions(self.mem.probes, obs.available_actions, self.rng)
             decision = Decision("DISCOVER", plan, "fallback", 0.0, "no usable plan from the leader")
@@ -276,9 +279,12 @@ class TeamLogic:
                 fatal.append(Action(aid).to_json())
         return fatal
 
-    def _allowed(self, action: Action) -> bool:
+    def _allowed(self, action: Action, reset_ok: bool = False) -> bool:
+        """Available, and not a RESET unless the map says a level reset is the only way to anything new."""
         obs = self.mem.obs
-        return obs is not None and action.id != RESET and action.id in obs.available_actions
+        if obs is None:
+            return False
+        return (reset_ok and action.id == RESET) or (action.id != RESET and action.id in obs.available_actions)
 
     def _record_decision(self, d: Decision) -> StepState:
         log = json.loads(self.sources["leadership"]).get("decisions", [])[-29:]

@@ -8,7 +8,8 @@ Reply: {"goal", "plan", "source", "confidence", "reason"}.
 
 Rules: plans with a predicted-fatal action or a RESET are dropped (the harness resets after a loss).
 When no new state has been seen for `stale` (12) steps, the team is grinding: the leader walks to the
-nearest untested action (DISCOVER), whatever the tactics say, until something new shows up.
+nearest untested action (DISCOVER), whatever the tactics say, until something new shows up; when nothing
+untested is reachable but the level's start has some (`reset_helps`), it resets the level.
 While accuracy is at least `trust` (0.8) the first tactic is followed (GOAL for level-completing
 sub-goals, DISCOVER for exploration); under a flagged loop the leader switches to the next tactic or a
 probe. Below the gate it runs the first probe (DISCOVER for an untested action, VALIDATE otherwise), or
@@ -114,6 +115,9 @@ class LeaderAnswerer:
         if not isinstance(since, int) or since < self.stale:
             return None
         walk = _usable([{"actions": exploration.get("actions")}], set(), budget)
+        if not walk and exploration.get("reset_helps") is True:
+            return decision("DISCOVER", [{"action": "RESET"}], "frontier", 1.0,
+                            f"no new state for {since} steps and nothing untested reachable: reset the level")
         if not walk or label(walk[0]["actions"][0]) in fatal:
             return None  # (later steps of the walk are known edges; only the first is judged from here)
         return decision("DISCOVER", walk[0]["actions"], "frontier", 1.0,

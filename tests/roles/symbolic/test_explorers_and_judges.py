@@ -170,3 +170,11 @@ def test_transductive_turns_the_frontier_into_a_discovering_probe() -> None:
     assert "walk 2 known steps" in walks[0]["expected_effect"]
     malformed = {**context, "frontier": {"actions": "ACTION1"}}
     assert not [p for p in ask("transductive", malformed)["probes"] if "known state" in p["target_hypothesis"]]
+
+
+def test_leader_resets_the_level_only_when_the_map_says_it_is_the_way_to_anything_new() -> None:
+    stuck = {"actions": [], "steps_since_new_state": 30, "reset_helps": True}
+    reply = decide(exploration=stuck)
+    assert reply["source"] == "frontier" and reply["plan"] == [{"action": "RESET"}]
+    assert decide(exploration={**stuck, "reset_helps": False})["source"] == "level_up"
+    assert decide(exploration={**stuck, "steps_since_new_state": 2})["source"] == "level_up"
