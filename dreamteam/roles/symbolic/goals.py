@@ -1,8 +1,9 @@
 """Sub-goals the inductive explorer derives from evidence, each with a test on a predicted grid.
 
 - `level_up`: a rollout predicts the event "level_up".
-- `repeat-level-up:colourK`: a mover enters colour K, the colour a mover entered right before a level-up.
-- `enter:colourK`: a mover enters a colour it has never entered (touch what has not been touched).
+- `repeat-level-up:colourK`: a mover enters colour K, as that mover did right before a level-up.
+- `enter:colourK`: a mover enters colour K that this mover has never entered (touch what has not been
+  touched); tracked per mover, so a pushed block still has a goal where only the player has been.
 - `frontier`: a mover stands where it has never stood (explore).
 Movers are the colours seen moving rigidly in recent transitions.
 """
@@ -40,6 +41,10 @@ class Evidence:
     entered: frozenset[int]
     level_up_entered: frozenset[int]
     visited: frozenset[frozenset[tuple[int, int]]]
+    pairs: frozenset[tuple[int, int]] = frozenset()
+    """(mover, colour) pairs: that mover was seen entering that colour."""
+    level_up_pairs: frozenset[tuple[int, int]] = frozenset()
+    """(mover, colour) pairs seen right before a level-up."""
 
 
 def _entered(t: Transition, colour: int, shift: tuple[int, int]) -> set[int]:
@@ -69,25 +74,28 @@ def _positions(grid: Array, movers: npt.NDArray[np.bool_]) -> frozenset[tuple[in
 def gather(transitions: Sequence[Transition], cache: MotionCache | None = None) -> Evidence:
     """Movers, colours entered, colours entered before level-ups, and positions stood on."""
     shifts: dict[tuple[str, int], tuple[int, int]] = {}
-    entered: set[int] = set()
+    pairs: set[tuple[int, int]] = set()
     for t in transitions:
         if not t.local:
             continue
         for colour, m in (cache.get(t) if cache is not None else motions(t)).items():
             if m.kind == "moved":
                 shifts[(t.label, colour)] = (m.dx, m.dy)
-                entered |= _entered(t, colour, (m.dx, m.dy))
+                pairs |= {(colour, c) for c in _entered(t, colour, (m.dx, m.dy))}
     movers = frozenset(c for _, c in shifts)
-    before_up = set()
+    before_up: set[tuple[int, int]] = set()
     for t in transitions:
         if t.level_up:
             for (label, colour), shift in shifts.items():
                 if label == t.label:
-                    before_up |= _entered(t, colour, shift)
+                    before_up |= {(colour, c) for c in _entered(t, colour, shift)}
     table = colour_table(movers)
     visited = {_positions(f.grid, table) for t in transitions for f in (t.before, t.after)} if movers else set()
     moves = tuple(sorted((label, colour, d[0], d[1]) for (label, colour), d in shifts.items()))
-    return Evidence(movers, moves, frozenset(entered - movers), frozenset(before_up - movers), frozenset(visited))
+    pairs = {(m, c) for m, c in pairs if c not in movers}
+    before_up = {(m, c) for m, c in before_up if c not in movers}
+    return Evidence(movers, moves, frozenset(c for _, c in pairs), frozenset(c for _, c in before_up),
+                    frozenset(visited), frozenset(pairs), frozenset(before_up))
 
 
 def _enters(start: Array, colour: int, movers: frozenset[int]) -> Test:
@@ -109,6 +117,10 @@ def _new_position(evidence: Evidence, start: Array) -> Test:
     return test
 
 
+def _names(movers: Collection[int]) -> str:
+    return " or ".join(f"mover colour {m}" for m in sorted(movers))
+
+
 def derive(evidence: Evidence, start: Array) -> list[SubGoal]:
     """The sub-goals worth searching for from this grid, most important first."""
     goals = [SubGoal("level_up", "a rollout predicts the level is completed", 0,
@@ -116,15 +128,22 @@ def derive(evidence: Evidence, start: Array) -> list[SubGoal]:
     if not evidence.movers:
         return goals
     background = int(np.bincount(start.ravel().astype(np.intp) & 15).argmax())
-    present = {int(c) for c in np.unique(start)} - set(evidence.movers) - {background}
+    shown = {int(c) for c in np.unique(start)}
+    present = shown - set(evidence.movers) - {background}
+    movers_here = shown & set(evidence.movers)
     for colour in sorted(present & evidence.level_up_entered):
-        goals.append(SubGoal(f"repeat-level-up:colour{colour}",
-                             f"enter colour {colour}, as a mover did right before a level-up", 1,
-                             _enters(start, colour, evidence.movers)))
+        who = frozenset(m for m, c in evidence.level_up_pairs if c == colour and m in movers_here)
+        if who:
+            goals.append(SubGoal(f"repeat-level-up:colour{colour}",
+                                 f"make {_names(who)} enter colour {colour}, as right before a level-up", 1,
+                                 _enters(start, colour, who)))
     counts = np.bincount(start.ravel().astype(np.intp) & 15, minlength=16)
-    for colour in sorted(present - evidence.entered - evidence.level_up_entered, key=lambda c: (counts[c], c)):
-        goals.append(SubGoal(f"enter:colour{colour}", f"make a mover enter colour {colour} (never touched yet)",
-                             3, _enters(start, colour, evidence.movers)))
+    for colour in sorted(present - evidence.level_up_entered, key=lambda c: (counts[c], c)):
+        who = frozenset(m for m in movers_here if (m, colour) not in evidence.pairs)
+        if who:
+            goals.append(SubGoal(f"enter:colour{colour}",
+                                 f"make {_names(who)} enter colour {colour} (never touched by it yet)",
+                                 3, _enters(start, colour, who)))
     goals.append(SubGoal("frontier", "bring a mover to a position it has never occupied", 4,
                          _new_position(evidence, start)))
     return goals

@@ -108,8 +108,9 @@ def test_continues_its_plan_while_the_world_follows_the_prediction() -> None:
     world, transitions = explored_maze(3)
     dynamics = learned_dynamics(transitions)
     from dreamteam.roles.symbolic import build
+    from dreamteam.roles.symbolic.search import SearchLimits
 
-    model = build("inductive")
+    model = build("inductive", limits=SearchLimits(seconds=10.0))  # no wall-clock cut on a loaded machine
     first = propose(world, transitions, dynamics, MOVES, model=model)["tactics"][0]
     world.apply(first["actions"][0])
     second = propose(world, transitions, dynamics, MOVES, model=model)
@@ -137,3 +138,27 @@ def test_without_dynamics_there_are_no_tactics() -> None:
     world = MazeWorld(seed=1)
     reply = propose(world, [], "", MOVES)
     assert reply["tactics"] == [] and reply["patch"] is None
+
+
+def test_enter_goals_are_kept_per_mover() -> None:
+    """The player already stood on the target colour; the pushed block never did: that is still a goal."""
+    import numpy as np
+
+    from dreamteam.roles.symbolic.goals import Evidence, derive
+
+    start = np.zeros((3, 5), dtype=np.int8)
+    start[1, 0], start[1, 1], start[1, 3] = 9, 12, 6
+    evidence = Evidence(frozenset({9, 12}), (), frozenset({6}), frozenset(), frozenset(),
+                        pairs=frozenset({(9, 6)}))
+    goal = next(g for g in derive(evidence, start) if g.name == "enter:colour6")
+    block_on_target, player_on_target = start.copy(), start.copy()
+    block_on_target[1, 1], block_on_target[1, 3] = 0, 12
+    player_on_target[1, 0], player_on_target[1, 3] = 0, 9
+    assert goal.test(block_on_target, []) and not goal.test(player_on_target, [])
+    both = Evidence(frozenset({9, 12}), (), frozenset({6}), frozenset(), frozenset(),
+                    pairs=frozenset({(9, 6), (12, 6)}))
+    assert "enter:colour6" not in [g.name for g in derive(both, start)]
+    after_level_up = Evidence(frozenset({9, 12}), (), frozenset({6}), frozenset({6}), frozenset(),
+                              pairs=frozenset({(9, 6), (12, 6)}), level_up_pairs=frozenset({(12, 6)}))
+    repeat = next(g for g in derive(after_level_up, start) if g.name == "repeat-level-up:colour6")
+    assert repeat.test(block_on_target, []) and not repeat.test(player_on_target, [])
