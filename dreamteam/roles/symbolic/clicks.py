@@ -18,6 +18,7 @@ from dreamteam.roles.symbolic.evidence import BoolArray, Cell, Transition, touch
 from dreamteam.roles.symbolic.model import Box, ClickRule
 
 Ignore = Callable[[Transition], BoolArray]
+MIN_LAYOUT_EFFECTS = 3
 
 
 def _origins(grid: np.ndarray) -> tuple[np.ndarray, dict[int, Cell]]:
@@ -102,6 +103,21 @@ def _inside(cell: Cell, box: Box | None) -> bool:
     return box is None or (box[0] <= cell[0] <= box[2] and box[1] <= cell[1] <= box[3])
 
 
+def _needed(effects: Sequence[tuple[Transition, Cell, BoolArray]], offset: Cell, unit: str,
+            colour_map: dict[int, int]) -> int:
+    """Support an offset needs: half the clicks where it could have shown (for cells: its target lies on
+    the board in a colour clicks change, so a pattern clipped at the board's edge is still learned)."""
+    if unit == "cell":
+        def could(t: Transition, cell: Cell) -> bool:
+            x, y = cell[0] + offset[0], cell[1] + offset[1]
+            rows, cols = t.before.grid.shape
+            return 0 <= x < cols and 0 <= y < rows and int(t.before.grid[y, x]) in colour_map
+        count = sum(1 for t, cell, _ in effects if could(t, cell))
+    else:
+        count = len(effects)
+    return 1 if count <= 1 else max(2, math.ceil(0.5 * count))
+
+
 def learn_click(transitions: Sequence[Transition], ignore: Ignore | None = None) -> ClickRule | None:
     """The click rule that explains the most clicks in the window (None when nobody clicked)."""
     events = _click_events(transitions, ignore)
@@ -110,13 +126,15 @@ def learn_click(transitions: Sequence[Transition], ignore: Ignore | None = None)
     effects = [e for e in events if e[2].any()]
     if not effects:
         return ClickRule(colour_map=(), no_effects=len(events))
-    fits = Counter(unit for t, cell, changed in effects for unit, ok in _fits(t, cell, changed).items() if ok)
-    unit = "object" if fits["object"] > fits["cell"] else "cell"
-    support = Counter(o for t, cell, changed in effects for o in _offsets(t, cell, changed, unit))
-    needed = 1 if len(effects) == 1 else max(2, math.ceil(0.5 * len(effects)))
-    offsets = tuple(sorted(o for o, n in support.items() if n >= needed)) or ((0, 0),)
     latest = [e for e in effects if _layout(e[0]) == _layout(events[-1][0])]
+    # A new level may draw its board at another scale or spacing: once the current layout has a few
+    # effective clicks of its own, the click's shape (unit, offsets) is learned from those alone.
+    shaped = latest if len(latest) >= MIN_LAYOUT_EFFECTS else effects
+    fits = Counter(unit for t, cell, changed in shaped for unit, ok in _fits(t, cell, changed).items() if ok)
+    unit = "object" if fits["object"] > fits["cell"] else "cell"
+    support = Counter(o for t, cell, changed in shaped for o in _offsets(t, cell, changed, unit))
     colour_map = {**_colour_map(effects), **_colour_map(latest)}
+    offsets = tuple(sorted(o for o, n in support.items() if n >= _needed(shaped, o, unit, colour_map))) or ((0, 0),)
     quiet = [(t, cell) for t, cell, changed in events if not changed.any()]
     region: Box | None = None
     if any(int(t.before.grid[cell[1], cell[0]]) in colour_map for t, cell in quiet):

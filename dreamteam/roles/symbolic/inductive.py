@@ -25,12 +25,12 @@ from dreamteam.roles.symbolic.base import list_of, text_of
 from dreamteam.roles.symbolic.evidence import MotionCache, Transition, action_label, transition_key
 from dreamteam.roles.symbolic.frames import Array, DisplayCache, LogicalFrame, logical
 from dreamteam.roles.symbolic.goals import derive, gather, uniform_goals
-from dreamteam.roles.symbolic.rollout import Action, Rollout, rollout_for
+from dreamteam.roles.symbolic.linear import uniform_plans
+from dreamteam.roles.symbolic.rollout import Action, Rollout, click_action, rollout_for
 from dreamteam.roles.symbolic.search import (
     SearchLimits,
     breadth_first,
     canvas_plan,
-    click_action,
     click_candidates,
 )
 from dreamteam.roles.symbolic.strategy_source import strategy_source
@@ -38,6 +38,7 @@ from dreamteam.types import ACTION_NAMES
 
 MAX_TACTICS = 5
 MAX_CLICKS_IN_SEARCH = 16
+MAX_CLICKS_IN_LINEAR = 64
 
 
 def simple_actions(available: Sequence[Any]) -> list[str]:
@@ -166,6 +167,11 @@ class InductiveAnswerer:
         limits = SearchLimits(self.limits.nodes, depth, self.limits.seconds)
         found, expanded = breadth_first(rollout, start, actions, goals, limits)
         tactics = [tactic(g.name, g.name, found[g.name], g.description) for g in goals if g.name in found]
+        for colour, plan in uniform_plans(rollout, start, clicks[:MAX_CLICKS_IN_LINEAR]):
+            name = f"uniform:colour{colour}"
+            if name not in found:
+                tactics.append(tactic(name, name, plan, f"every clickable cell colour {colour} (solved as a "
+                                      "linear system over the predicted click effects)"))
         if clicks:
             canvas = canvas_plan(rollout, start, clicks)
             if canvas is not None:

@@ -154,3 +154,9 @@ def rollout_for(dynamics: str, observable: str, cache: ArtifactCache) -> Logical
     if obs is None or "parse" not in obs or "render" not in obs:
         return None
     return GenericRollout(dyn, obs)
+
+
+def click_action(rollout: Rollout, cx: int, cy: int) -> Action:
+    """A click on the centre of logical cell (cx, cy)."""
+    scale, ox, oy = rollout.geometry
+    return {"action": "ACTION6", "x": min(63, ox + cx * scale + scale // 2), "y": min(63, oy + cy * scale + scale // 2)}

@@ -14,7 +14,8 @@ import numpy as np
 from dreamteam.perception import label_runs
 from dreamteam.roles.symbolic.frames import Array
 from dreamteam.roles.symbolic.goals import SubGoal
-from dreamteam.roles.symbolic.rollout import Action, Rollout
+from dreamteam.roles.symbolic.linear import linear_plan
+from dreamteam.roles.symbolic.rollout import Action, Rollout, click_action
 
 Box = tuple[int, int, int, int]
 MAX_CELLS_TO_CLICK = 400
@@ -59,12 +60,6 @@ def breadth_first(rollout: Rollout, start: Any, actions: Sequence[Action], goals
             if "level_up" not in events:
                 queue.append((following, route))
     return found, expanded
-
-
-def click_action(rollout: Rollout, cx: int, cy: int) -> Action:
-    """A click on the centre of logical cell (cx, cy)."""
-    scale, ox, oy = rollout.geometry
-    return {"action": "ACTION6", "x": min(63, ox + cx * scale + scale // 2), "y": min(63, oy + cy * scale + scale // 2)}
 
 
 def _click_cells(grid: Array) -> list[tuple[int, int]]:
@@ -164,5 +159,8 @@ def canvas_plan(rollout: Rollout, start: Any, clicks: Sequence[tuple[tuple[int, 
     target = find_target(grid, canvas, palette)
     if target is None:
         return None
-    plan = match_plan(rollout, start, canvas, target)
+    x0, y0, x1, y1 = canvas
+    want = {(x, y): int(grid[target[1] + y - y0, target[0] + x - x0])
+            for y in range(y0, y1 + 1) for x in range(x0, x1 + 1)}
+    plan = linear_plan(rollout, start, candidates, want) or match_plan(rollout, start, canvas, target)
     return (plan, canvas, target) if plan else None

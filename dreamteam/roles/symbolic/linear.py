@@ -1,0 +1,144 @@
+"""Click puzzles as linear systems: when each click advances cells along one colour cycle, the number of
+clicks per clickable cell that produces a wanted picture solves A x = b over the integers mod the cycle
+length (lights-out boards, copy-the-picture canvases, any neighbour pattern the world model learned).
+
+The matrix comes from the team's own rollouts (what one click on each candidate changes, predicted by
+dynamics.py), never from an assumed pattern, and every plan is checked by rolling it out before it is
+returned: if the game is not linear after all, there is no plan, not a wrong one.
+
+numpy has no modular linear algebra, and the systems here have at most a few hundred unknowns, so a
+plain Gauss-Jordan elimination over Z/n is written out below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from math import gcd
+from typing import Any
+
+import numpy as np
+
+from dreamteam.roles.symbolic.frames import Array
+from dreamteam.roles.symbolic.rollout import Action, Rollout, click_action
+
+Cell = tuple[int, int]
+MAX_CYCLE = 8
+MAX_PLAN = 400
+
+
+def colour_cycle(rollout: Rollout, start: Any, cell: Cell) -> list[int] | None:
+    """The colours one cell shows when clicked again and again, until it comes back (None if it never does)."""
+    grid = rollout.grid(start)
+    seen = [int(grid[cell[1], cell[0]])]
+    state = start
+    for _ in range(MAX_CYCLE):
+        result = rollout.step(state, click_action(rollout, *cell))
+        if result is None:
+            return None
+        state = result[0]
+        colour = int(rollout.grid(state)[cell[1], cell[0]])
+        if colour == seen[0]:
+            return seen if len(seen) > 1 else None
+        if colour in seen:
+            return None
+        seen.append(colour)
+    return None
+
+
+def solve_mod(matrix: Sequence[Sequence[int]], rhs: Sequence[int], n: int) -> list[int] | None:
+    """One solution x of matrix @ x = rhs (mod n), free unknowns set to 0; None when there is none.
+
+    Pivots must be invertible mod n (always the case for a prime n); for a composite n a column without
+    such a pivot is left free, which may miss a solution but never returns a wrong one (the caller checks).
+    """
+    rows, cols = len(matrix), len(matrix[0]) if matrix else 0
+    a = [[int(v) % n for v in row] + [int(r) % n] for row, r in zip(matrix, rhs, strict=True)]
+    pivots: list[tuple[int, int]] = []
+    r = 0
+    for c in range(cols):
+        pivot = next((i for i in range(r, rows) if gcd(a[i][c], n) == 1), None)
+        if pivot is None:
+            continue
+        a[r], a[pivot] = a[pivot], a[r]
+        inverse = pow(a[r][c], -1, n)
+        a[r] = [(v * inverse) % n for v in a[r]]
+        for i in range(rows):
+            if i != r and a[i][c]:
+                factor = a[i][c]
+                a[i] = [(vi - factor * vr) % n for vi, vr in zip(a[i], a[r], strict=True)]
+        pivots.append((r, c))
+        r += 1
+        if r == rows:
+            break
+    if any(all(v == 0 for v in row[:cols]) and row[cols] for row in a):
+        return None
+    x = [0] * cols
+    for row, c in pivots:
+        x[c] = a[row][cols]
+    return x
+
+
+def linear_plan(rollout: Rollout, start: Any, clicks: Sequence[tuple[Cell, Array]],
+                want: Mapping[Cell, int], cycle: Sequence[int] | None = None) -> list[Action] | None:
+    """Clicks that make every cell in `want` show its wanted colour, if the board behaves linearly."""
+    if not clicks or not want:
+        return None
+    grid = rollout.grid(start)
+    cycle = cycle or board_cycle(rollout, start, clicks)
+    if not cycle:
+        return None
+    n, index = len(cycle), {c: i for i, c in enumerate(cycle)}
+    cells = list(want)
+    if any(int(grid[y, x]) not in index or want[(x, y)] not in index for x, y in cells):
+        return None
+    matrix = [[0] * len(clicks) for _ in cells]
+    for j, (cell, _) in enumerate(clicks):
+        result = rollout.step(start, click_action(rollout, *cell))
+        if result is None:
+            return None
+        after = rollout.grid(result[0])
+        for i, (x, y) in enumerate(cells):
+            colour = int(after[y, x])
+            if colour not in index:
+                return None
+            matrix[i][j] = (index[colour] - index[int(grid[y, x])]) % n
+    rhs = [(index[want[(x, y)]] - index[int(grid[y, x])]) % n for x, y in cells]
+    counts = solve_mod(matrix, rhs, n)
+    if counts is None or not any(counts) or sum(counts) > MAX_PLAN:
+        return None
+    plan = [click_action(rollout, *clicks[j][0]) for j, k in enumerate(counts) for _ in range(k)]
+    return plan if _reaches(rollout, start, plan, want) else None
+
+
+def board_cycle(rollout: Rollout, start: Any, clicks: Sequence[tuple[Cell, Array]]) -> list[int] | None:
+    """The colour cycle of the first of a few clicked cells that has one."""
+    return next((c for c in (colour_cycle(rollout, start, cell) for cell, _ in clicks[:3]) if c), None)
+
+
+def _reaches(rollout: Rollout, start: Any, plan: Sequence[Action], want: Mapping[Cell, int]) -> bool:
+    state = start
+    for action in plan:
+        result = rollout.step(state, action)
+        if result is None:
+            return False
+        state = result[0]
+    grid = rollout.grid(state)
+    return all(int(grid[y, x]) == colour for (x, y), colour in want.items())
+
+
+def uniform_plans(rollout: Rollout, start: Any, clicks: Sequence[tuple[Cell, Array]]) -> list[tuple[int, list[Action]]]:
+    """For each colour of the board's cycle: a linear plan that makes every clickable cell that colour."""
+    if not clicks:
+        return []
+    cycle = board_cycle(rollout, start, clicks)
+    if not cycle:
+        return []
+    mask = np.logical_or.reduce([changed for _, changed in clicks])
+    ys, xs = np.nonzero(mask)
+    cells = list(zip(xs.tolist(), ys.tolist(), strict=True))
+    out = []
+    for colour in cycle:
+        plan = linear_plan(rollout, start, clicks, dict.fromkeys(cells, colour), cycle)
+        if plan:
+            out.append((colour, plan))
+    return out
