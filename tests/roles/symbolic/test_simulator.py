@@ -142,6 +142,23 @@ def test_toggle_board_click_rule() -> None:
     assert all(f"({dx}, {dy})" in adopted["description"] for dx, dy in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)))
 
 
+def test_a_row_pattern_is_learned_although_the_board_edge_clips_it() -> None:
+    """A click changes its cell and the left and right neighbours; on a 3-wide board most clicks lose one
+    side at the edge, so each side offset shows in fewer than half of all clicks."""
+    world = ToggleWorld(seed=2, size=3, pattern=((-1, 0), (0, 0), (1, 0)))
+
+    def mostly_left_column(w: Any, i: int) -> dict[str, Any]:
+        # three clicks on the left column (no left neighbour on the board) for each one in the middle
+        return w.click_at(1 if i % 4 else 2, 1 + i % 3)
+
+    transitions = record(world, mostly_left_column, 60)
+    source = learn(transitions[:40])["patch"]
+    assert source is not None
+    adopted = [h for h in load(source)["HYPOTHESES"] if h["name"] == "click:recolour-cell"][0]
+    assert "(-1, 0), (0, 0), (1, 0)" in adopted["description"]
+    assert all(held_out_hits(source, transitions[40:]))
+
+
 def test_copy_canvas_clicks_only_work_on_the_canvas() -> None:
     world = CopyWorld(seed=1, size=4, scale=5)
     transitions = [t for t in record(world, random_clicks(2), 120) if not t["level_up"]]

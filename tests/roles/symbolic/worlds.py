@@ -180,8 +180,9 @@ class ToggleWorld(World):
     """Lights out: a click toggles the clicked cell and its four neighbours between two colours."""
 
     def __init__(self, seed: int = 0, size: int = 5, colours: tuple[int, int] = (8, 12), gap: int = 2,
-                 scale: int = 3) -> None:
+                 scale: int = 3, pattern: Sequence[tuple[int, int]] | None = None) -> None:
         rng = random.Random(seed)
+        self.pattern = tuple(pattern) if pattern is not None else ((0, 0), *DIRECTIONS)
         self.off, self.on = colours
         self.gap, self.scale, self.letterbox = gap, scale, gap
         board = np.array([[rng.choice(colours) for _ in range(size)] for _ in range(size)], dtype=np.int8)
@@ -196,7 +197,7 @@ class ToggleWorld(World):
         cx, cy = (action["x"] - ox) // self.scale, (action["y"] - oy) // self.scale
         if not (1 <= cx < self.grid.shape[1] - 1 and 1 <= cy < self.grid.shape[0] - 1):
             return False
-        for dx, dy in ((0, 0), *DIRECTIONS):
+        for dx, dy in self.pattern:
             x, y = cx + dx, cy + dy
             if self.grid[y, x] in (self.off, self.on):
                 self.grid[y, x] = self.on if self.grid[y, x] == self.off else self.off
