@@ -2,6 +2,9 @@
 
 - `level_up`: a rollout predicts the event "level_up".
 - `repeat-level-up:colourK`: a mover enters colour K, as that mover did right before a level-up.
+- `repeat-level-up-all:colourK`: every mover stands on colour K at once (K entered before a level-up),
+  with what lies under the movers read from the level start; for levels that need all of several
+  movers on their goals.
 - `enter:colourK`: a mover enters colour K that this mover has never entered (touch what has not been
   touched); tracked per mover, so a pushed block still has a goal where only the player has been.
 - `frontier`: a mover stands where it has never stood (explore).
@@ -121,8 +124,20 @@ def _names(movers: Collection[int]) -> str:
     return " or ".join(f"mover colour {m}" for m in sorted(movers))
 
 
-def derive(evidence: Evidence, start: Array) -> list[SubGoal]:
-    """The sub-goals worth searching for from this grid, most important first."""
+def _all_on(start: Array, colour: int, movers: frozenset[int], floor: Array) -> Test:
+    under = floor == colour
+
+    def test(grid: Array, events: Sequence[str]) -> bool:
+        if grid.shape != start.shape:
+            return False
+        return all(bool((grid == m).any()) and bool(under[grid == m].all()) for m in movers)
+
+    return test
+
+
+def derive(evidence: Evidence, start: Array, floor: Array | None = None) -> list[SubGoal]:
+    """The sub-goals worth searching for from this grid, most important first (`floor`: the level start,
+    when the dynamics remembers it, for what lies under the movers)."""
     goals = [SubGoal("level_up", "a rollout predicts the level is completed", 0,
                      lambda grid, events: "level_up" in events)]
     if not evidence.movers:
@@ -131,6 +146,11 @@ def derive(evidence: Evidence, start: Array) -> list[SubGoal]:
     shown = {int(c) for c in np.unique(start)}
     present = shown - set(evidence.movers) - {background}
     movers_here = shown & set(evidence.movers)
+    if floor is not None and floor.shape == start.shape and len(movers_here) >= 2:
+        for colour in sorted(evidence.level_up_entered & {int(c) for c in np.unique(floor)}):
+            goals.append(SubGoal(f"repeat-level-up-all:colour{colour}",
+                                 f"every mover ({_names(movers_here)}) on colour {colour} at once", 1,
+                                 _all_on(start, colour, frozenset(movers_here), floor)))
     for colour in sorted(present & evidence.level_up_entered):
         who = frozenset(m for m, c in evidence.level_up_pairs if c == colour and m in movers_here)
         if who:

@@ -157,7 +157,8 @@ class InductiveAnswerer:
         transitions = self.logicals.decode(raw, [list(rollout.geometry)], self.displays)
         evidence = gather(transitions, self.motions)
         grid = rollout.grid(start)
-        goals = derive(evidence, grid)
+        level_start = getattr(rollout, "level_start", None)
+        goals = derive(evidence, grid, level_start(start) if callable(level_start) else None)
         actions: list[Action] = [{"action": name} for name in simple_actions(available)]
         clicks = click_candidates(rollout, start) if clicks_available(available) else []
         actions += [click_action(rollout, *cell) for cell, _ in clicks[:MAX_CLICKS_IN_SEARCH]]

@@ -87,6 +87,19 @@ class LogicalRollout:
             return None
         return tuple(tuple(row) for row in result["grid"]), tuple(str(e) for e in result.get("events", []))
 
+    def level_start(self, state: Any) -> Array | None:
+        """The logical grid the dynamics predicts a RESET would show (its remembered level start), when it
+        has the state's size and geometry: it tells what lies under the movers' current cells."""
+        try:
+            result = self.ns["dyn_step"]([list(row) for row in state], {}, {"action": "RESET"}, list(self.geometry))
+            scene = result.get("scene") if isinstance(result, dict) else None
+            if not isinstance(scene, dict) or [int(v) for v in scene.get("geometry", [])] != list(self.geometry):
+                return None
+            grid = np.array([[int(ch, 16) for ch in row] for row in scene["grid"]], dtype=np.int8)
+        except Exception:  # noqa: BLE001 - artifact code: any failure means "no level start known"
+            return None
+        return grid if grid.shape == (len(state), len(state[0]) if state else 0) else None
+
     def key(self, state: Any) -> Hashable:
         """The grid with counter cells blanked: states that differ only in a status bar count as one.
 

@@ -162,3 +162,23 @@ def test_enter_goals_are_kept_per_mover() -> None:
                               pairs=frozenset({(9, 6), (12, 6)}), level_up_pairs=frozenset({(12, 6)}))
     repeat = next(g for g in derive(after_level_up, start) if g.name == "repeat-level-up:colour6")
     assert repeat.test(block_on_target, []) and not repeat.test(player_on_target, [])
+
+
+def test_all_movers_goal_reads_what_lies_under_them_from_the_level_start() -> None:
+    """Two avatars must stand on goal colour 8 at once; the level start shows the goals under them."""
+    import numpy as np
+
+    from dreamteam.roles.symbolic.goals import Evidence, derive
+
+    floor = np.zeros((3, 6), dtype=np.int8)
+    floor[1, 2], floor[1, 5] = 8, 8
+    start = floor.copy()
+    start[1, 0], start[1, 3] = 9, 12  # the avatars at their start cells
+    evidence = Evidence(frozenset({9, 12}), (), frozenset({8}), frozenset({8}), frozenset(),
+                        pairs=frozenset({(9, 8)}), level_up_pairs=frozenset({(9, 8)}))
+    goal = next(g for g in derive(evidence, start, floor) if g.name == "repeat-level-up-all:colour8")
+    one, both = floor.copy(), floor.copy()
+    one[1, 2], one[1, 4] = 9, 12
+    both[1, 2], both[1, 5] = 9, 12
+    assert goal.test(both, []) and not goal.test(one, []) and not goal.test(start, [])
+    assert "repeat-level-up-all:colour8" not in [g.name for g in derive(evidence, start)]  # no level start known
