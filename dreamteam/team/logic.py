@@ -30,6 +30,8 @@ from dreamteam.types import CLICK, RESET, Action, Grid
 from dreamteam.workspace import PatchOutcome, PredictionRecord, StepRecord, Workspace
 
 ACCURACY_WINDOW = 20
+STALE_AFTER = 12
+"""Steps without a new state after which the team is grinding (see `_grinding` and the leader's rule)."""
 PLAN_SURFACES = {"observation": "observable.py", "dynamics": "dynamics.py", "strategy": "strategy.py"}
 
 
@@ -54,12 +56,13 @@ class TeamLogic:
     """Implements every node of the step graph over injected collaborators."""
 
     def __init__(self, workspace: Workspace, world: WorldModel, lifecycle: PatchLifecycle, roles: TeamRoles,
-                 *, budget: int, seed: int = 0) -> None:
+                 *, budget: int, seed: int = 0, stale_after: int = STALE_AFTER) -> None:
         self.ws = workspace
         self.world = world
         self.lifecycle = lifecycle
         self.roles = roles
         self.budget = budget
+        self.stale_after = stale_after
         self.rng = random.Random(seed)
         self.mem = StepMemory()
         self.map = ExplorationMap(seed=seed)
@@ -204,13 +207,20 @@ class TeamLogic:
         frame = encode_grid(obs.grid)
         regression = self.ws.regression()
         self.mem.exploration = self._exploration()
-        strategy_patch, self.mem.tactics = self.roles.inductive.propose(self.sources["strategy"], {
-            "frame": frame, "transitions": regression[-60:],
-            "level_ups": [t for t in regression if t.get("level_up")],
-            "dynamics": self.sources["dynamics"], "observable": self.sources["observation"],
-            "available_actions": list(obs.available_actions), "budget_left": self.budget - obs.step,
-        })
-        self._submit("strategy", strategy_patch, [])
+        if self._grinding():
+            # The tactics had `stale_after` steps to find anything new; the leader now walks the map's
+            # frontier, so the Inductive Explorer's search (the costliest call) is skipped until a new state.
+            self.mem.tactics = []
+            self.mem.flags.append(f"inductive skipped: no new state for "
+                                  f"{self.mem.exploration['steps_since_new_state']} steps")
+        else:
+            strategy_patch, self.mem.tactics = self.roles.inductive.propose(self.sources["strategy"], {
+                "frame": frame, "transitions": regression[-60:],
+                "level_ups": [t for t in regression if t.get("level_up")],
+                "dynamics": self.sources["dynamics"], "observable": self.sources["observation"],
+                "available_actions": list(obs.available_actions), "budget_left": self.budget - obs.step,
+            })
+            self._submit("strategy", strategy_patch, [])
         self.mem.probes = self.roles.transductive.propose(self.sources["probes"], {
             "frame": frame, "transitions": regression[-60:], "available_actions": list(obs.available_actions),
             "tested": dict(self.mem.tested), "wrong_regions": [], "frontier": self.mem.exploration,
@@ -218,12 +228,17 @@ class TeamLogic:
         self._write_json("probes", {"probes": [p.to_json() for p in self.mem.probes[:20]]})
         return {}
 
+    def _grinding(self) -> bool:
+        """No new state for `stale_after` steps while the map still knows a way to something untested."""
+        e = self.mem.exploration
+        return e["steps_since_new_state"] >= self.stale_after and bool(e["actions"] or e["reset_helps"])
+
     def _exploration(self) -> dict[str, Any]:
         """The map's summary: known states, steps since a new one, the path to the nearest untested action."""
         walk = self.map.frontier()
         return {"actions": [a.to_json() for a in walk], "states": len(self.map.memory.graph),
                 "steps_since_new_state": self.map.steps_since_new,
-                "reset_helps": not walk and self.map.reset_helps()}
+                "reset_helps": not walk and self.map.reset_helps(), "stale_after": self.stale_after}
 
     def critic(self, state: StepState) -> StepState:
         """The Critic audits and routes feedback to the owners."""

@@ -7,7 +7,7 @@ Request context (task "decide", surface = leader.json):
 Reply: {"goal", "plan", "source", "confidence", "reason"}.
 
 Rules: plans with a predicted-fatal action or a RESET are dropped (the harness resets after a loss).
-When no new state has been seen for `stale` (12) steps, the team is grinding: the leader walks to the
+When no new state has been seen for `stale_after` steps (from the context, else `stale`, 12), the team is grinding: the leader walks to the
 nearest untested action (DISCOVER), whatever the tactics say, until something new shows up; when nothing
 untested is reachable but the level's start has some (`reset_helps`), it resets the level.
 While accuracy is at least `trust` (0.8) the first tactic is followed (GOAL for level-completing
@@ -112,14 +112,16 @@ class LeaderAnswerer:
         if not isinstance(exploration, Mapping):
             return None
         since = exploration.get("steps_since_new_state")
-        if not isinstance(since, int) or since < self.stale:
+        limit = exploration.get("stale_after")
+        limit = limit if isinstance(limit, int) and limit > 0 else self.stale
+        if not isinstance(since, int) or since < limit:
             return None
         walk = _usable([{"actions": exploration.get("actions")}], set(), budget)
         if not walk and exploration.get("reset_helps") is True:
-            return decision("DISCOVER", [{"action": "RESET"}], "frontier", 1.0,
+            return decision("DISCOVER", [{"action": "RESET"}], "map-frontier", 1.0,
                             f"no new state for {since} steps and nothing untested reachable: reset the level")
         if not walk or label(walk[0]["actions"][0]) in fatal:
             return None  # (later steps of the walk are known edges; only the first is judged from here)
-        return decision("DISCOVER", walk[0]["actions"], "frontier", 1.0,
+        return decision("DISCOVER", walk[0]["actions"], "map-frontier", 1.0,
                         f"no new state for {since} steps: walk {len(walk[0]['actions']) - 1} known steps "
                         "to the nearest untested action")

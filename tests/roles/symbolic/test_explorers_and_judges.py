@@ -142,7 +142,7 @@ WALK = {"actions": [{"action": "ACTION1"}, {"action": "ACTION3"}, {"action": "AC
 
 def test_leader_walks_to_the_frontier_when_no_new_state_shows_up() -> None:
     reply = decide(exploration=WALK)
-    assert reply["source"] == "frontier" and reply["goal"] == "DISCOVER" and reply["plan"] == WALK["actions"]
+    assert reply["source"] == "map-frontier" and reply["goal"] == "DISCOVER" and reply["plan"] == WALK["actions"]
     assert "20 steps" in reply["reason"]
 
 
@@ -153,9 +153,9 @@ def test_leader_keeps_its_tactic_while_new_states_keep_coming() -> None:
 
 def test_leader_does_not_start_a_walk_with_a_fatal_action() -> None:
     reply = decide(exploration=WALK, fatal_actions=["ACTION1"])
-    assert reply["source"] != "frontier"
+    assert reply["source"] != "map-frontier"
     # a later step of the walk is a known edge: it does not veto the walk
-    assert decide(exploration=WALK, fatal_actions=["ACTION4"])["source"] == "frontier"
+    assert decide(exploration=WALK, fatal_actions=["ACTION4"])["source"] == "map-frontier"
 
 
 def test_transductive_turns_the_frontier_into_a_discovering_probe() -> None:
@@ -175,6 +175,6 @@ def test_transductive_turns_the_frontier_into_a_discovering_probe() -> None:
 def test_leader_resets_the_level_only_when_the_map_says_it_is_the_way_to_anything_new() -> None:
     stuck = {"actions": [], "steps_since_new_state": 30, "reset_helps": True}
     reply = decide(exploration=stuck)
-    assert reply["source"] == "frontier" and reply["plan"] == [{"action": "RESET"}]
+    assert reply["source"] == "map-frontier" and reply["plan"] == [{"action": "RESET"}]
     assert decide(exploration={**stuck, "reset_helps": False})["source"] == "level_up"
     assert decide(exploration={**stuck, "steps_since_new_state": 2})["source"] == "level_up"

@@ -1,0 +1,26 @@
+"""The team's fallback when its tactics stop finding anything new: the map's frontier walk and level reset."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from dreamteam.cli import main
+from dreamteam.workspace import Workspace
+
+
+def test_grinding_team_walks_the_frontier_and_resets_only_when_the_map_says_so(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    assert main(["play", "push", "--agent", "team", "--budget", "60", "--out", str(run), "--quiet"]) == 0
+    decisions: dict[int, dict[str, object]] = {}
+    with Workspace.open(run / "workspace") as ws:
+        messages = [ws.repo.commit(sha).message for _, sha in sorted(ws.steps().items())]
+        for _, sha in sorted(ws.steps().items()):
+            for d in json.loads(ws.read_surface("leadership", sha)).get("decisions", []):
+                decisions[int(d["step"])] = d
+    frontier = [d for d in decisions.values() if d["source"] == "map-frontier"]
+    assert frontier, "push's first level makes the symbolic team grind within 60 steps"
+    assert all("no new state for" in str(d["reason"]) for d in frontier)
+    assert any("inductive skipped: no new state" in m for m in messages)
+    resets = [d for d in decisions.values() if d["plan"] == ["RESET"]]
+    assert resets and all(d["source"] == "map-frontier" and "reset the level" in str(d["reason"]) for d in resets)
