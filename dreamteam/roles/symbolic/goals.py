@@ -41,13 +41,21 @@ class Evidence:
 
     movers: frozenset[int]
     shifts: tuple[tuple[str, int, int, int], ...]
-    entered: frozenset[int]
-    level_up_entered: frozenset[int]
     visited: frozenset[frozenset[tuple[int, int]]]
     pairs: frozenset[tuple[int, int]] = frozenset()
     """(mover, colour) pairs: that mover was seen entering that colour."""
     level_up_pairs: frozenset[tuple[int, int]] = frozenset()
     """(mover, colour) pairs seen right before a level-up."""
+
+    @property
+    def entered(self) -> frozenset[int]:
+        """Colours some mover entered."""
+        return frozenset(c for _, c in self.pairs)
+
+    @property
+    def level_up_entered(self) -> frozenset[int]:
+        """Colours some mover entered right before a level-up."""
+        return frozenset(c for _, c in self.level_up_pairs)
 
 
 def _entered(t: Transition, colour: int, shift: tuple[int, int]) -> set[int]:
@@ -97,8 +105,7 @@ def gather(transitions: Sequence[Transition], cache: MotionCache | None = None) 
     moves = tuple(sorted((label, colour, d[0], d[1]) for (label, colour), d in shifts.items()))
     pairs = {(m, c) for m, c in pairs if c not in movers}
     before_up = {(m, c) for m, c in before_up if c not in movers}
-    return Evidence(movers, moves, frozenset(c for _, c in pairs), frozenset(c for _, c in before_up),
-                    frozenset(visited), frozenset(pairs), frozenset(before_up))
+    return Evidence(movers, moves, frozenset(visited), frozenset(pairs), frozenset(before_up))
 
 
 def _enters(start: Array, colour: int, movers: frozenset[int]) -> Test:
@@ -130,7 +137,11 @@ def _all_on(start: Array, colour: int, movers: frozenset[int], floor: Array) -> 
     def test(grid: Array, events: Sequence[str]) -> bool:
         if grid.shape != start.shape:
             return False
-        return all(bool((grid == m).any()) and bool(under[grid == m].all()) for m in movers)
+        for m in movers:
+            cells = grid == m
+            if not cells.any() or not under[cells].all():
+                return False
+        return True
 
     return test
 

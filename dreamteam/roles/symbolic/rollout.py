@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from dreamteam.roles.symbolic.artifact_dyn import lib_unhex
 from dreamteam.roles.symbolic.artifacts import ArtifactCache, ArtifactLoadError
 from dreamteam.roles.symbolic.frames import Array
 
@@ -95,7 +96,7 @@ class LogicalRollout:
             scene = result.get("scene") if isinstance(result, dict) else None
             if not isinstance(scene, dict) or [int(v) for v in scene.get("geometry", [])] != list(self.geometry):
                 return None
-            grid = np.array([[int(ch, 16) for ch in row] for row in scene["grid"]], dtype=np.int8)
+            grid = np.array(lib_unhex(scene["grid"]), dtype=np.int8)
         except Exception:  # noqa: BLE001 - artifact code: any failure means "no level start known"
             return None
         return grid if grid.shape == (len(state), len(state[0]) if state else 0) else None

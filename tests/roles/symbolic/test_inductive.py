@@ -148,17 +148,17 @@ def test_enter_goals_are_kept_per_mover() -> None:
 
     start = np.zeros((3, 5), dtype=np.int8)
     start[1, 0], start[1, 1], start[1, 3] = 9, 12, 6
-    evidence = Evidence(frozenset({9, 12}), (), frozenset({6}), frozenset(), frozenset(),
+    evidence = Evidence(frozenset({9, 12}), (), frozenset(),
                         pairs=frozenset({(9, 6)}))
     goal = next(g for g in derive(evidence, start) if g.name == "enter:colour6")
     block_on_target, player_on_target = start.copy(), start.copy()
     block_on_target[1, 1], block_on_target[1, 3] = 0, 12
     player_on_target[1, 0], player_on_target[1, 3] = 0, 9
     assert goal.test(block_on_target, []) and not goal.test(player_on_target, [])
-    both = Evidence(frozenset({9, 12}), (), frozenset({6}), frozenset(), frozenset(),
+    both = Evidence(frozenset({9, 12}), (), frozenset(),
                     pairs=frozenset({(9, 6), (12, 6)}))
     assert "enter:colour6" not in [g.name for g in derive(both, start)]
-    after_level_up = Evidence(frozenset({9, 12}), (), frozenset({6}), frozenset({6}), frozenset(),
+    after_level_up = Evidence(frozenset({9, 12}), (), frozenset(),
                               pairs=frozenset({(9, 6), (12, 6)}), level_up_pairs=frozenset({(12, 6)}))
     repeat = next(g for g in derive(after_level_up, start) if g.name == "repeat-level-up:colour6")
     assert repeat.test(block_on_target, []) and not repeat.test(player_on_target, [])
@@ -174,7 +174,7 @@ def test_all_movers_goal_reads_what_lies_under_them_from_the_level_start() -> No
     floor[1, 2], floor[1, 5] = 8, 8
     start = floor.copy()
     start[1, 0], start[1, 3] = 9, 12  # the avatars at their start cells
-    evidence = Evidence(frozenset({9, 12}), (), frozenset({8}), frozenset({8}), frozenset(),
+    evidence = Evidence(frozenset({9, 12}), (), frozenset(),
                         pairs=frozenset({(9, 8)}), level_up_pairs=frozenset({(9, 8)}))
     goal = next(g for g in derive(evidence, start, floor) if g.name == "repeat-level-up-all:colour8")
     one, both = floor.copy(), floor.copy()
