@@ -113,13 +113,16 @@ def lib_click(grid: Any, cell: Any, colour_map: Any, unit: str, offsets: Any, re
         return False
     if region and not (region[0] <= cell[0] <= region[2] and region[1] <= cell[1] <= region[3]):
         return False
-    origin = lib_component(grid, cell[0], cell[1])[0] if unit == "object" else cell
     targets: list[list[int]] = []
-    for ox, oy in offsets:
-        x, y = origin[0] + ox, origin[1] + oy
-        if not lib_inside(grid, x, y):
-            continue
-        targets.extend(lib_component(grid, x, y) if unit == "object" else [[x, y]])
+    if unit == "tile":
+        targets = lib_tile_targets(grid, cell, colour_map, offsets)
+    else:
+        origin = lib_component(grid, cell[0], cell[1])[0] if unit == "object" else cell
+        for ox, oy in offsets:
+            x, y = origin[0] + ox, origin[1] + oy
+            if not lib_inside(grid, x, y):
+                continue
+            targets.extend(lib_component(grid, x, y) if unit == "object" else [[x, y]])
     recoloured = {}
     for x, y in targets:
         if (x, y) not in recoloured and grid[y][x] in colour_map:
@@ -127,6 +130,26 @@ def lib_click(grid: Any, cell: Any, colour_map: Any, unit: str, offsets: Any, re
     for key in recoloured:
         grid[key[1]][key[0]] = recoloured[key]
     return len(recoloured) > 0
+
+
+def lib_tile_targets(grid: Any, cell: Any, colour_map: Any, offsets: Any) -> list[list[int]]:
+    """Cells of every other object holding a cell at one of `offsets` from any cell of the clicked object
+    (a tile spanning several cells reaches the tiles around each of its cells), and the clicked object's
+    own cells when (0, 0) is among the offsets."""
+    home = lib_component(grid, cell[0], cell[1])
+    reached = set()
+    for hx, hy in home:
+        reached.add((hx, hy))
+    targets: list[list[int]] = [[hx, hy] for hx, hy in home] if [0, 0] in [list(o) for o in offsets] else []
+    for hx, hy in home:
+        for ox, oy in offsets:
+            x, y = hx + ox, hy + oy
+            if (x, y) in reached or not lib_inside(grid, x, y) or grid[y][x] not in colour_map:
+                continue
+            for cx, cy in lib_component(grid, x, y):
+                reached.add((cx, cy))
+                targets.append([cx, cy])
+    return targets
 
 
 def lib_tick(grid: Any, region: Any, source: int, target: int, order: str, count: int) -> None:

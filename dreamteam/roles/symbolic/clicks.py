@@ -2,7 +2,10 @@
 
 Two competing units are scored on every click that changed something: the clicked *cell* (and cells at
 fixed offsets from it) or the clicked *object* (and objects at fixed offsets of their first cell). The unit
-that explains more clicks wins; ties go to the cell. Colours map through the most common recolouring seen.
+that explains more clicks wins; ties go to the cell. A third unit, the *tile* (the clicked object and every
+object with a cell at an offset from any of its cells: tiles spanning several cells on a spaced board),
+replaces the winner only when it predicts strictly more clicks exactly. Colours map through the most
+common recolouring seen.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from dreamteam.perception import label_runs
+from dreamteam.roles.symbolic.artifact_dyn import lib_click
 from dreamteam.roles.symbolic.evidence import BoolArray, Cell, Transition, touching
 from dreamteam.roles.symbolic.model import Box, ClickRule
 
@@ -48,6 +52,66 @@ def _fits(t: Transition, cell: Cell, changed: BoolArray) -> dict[str, bool]:
     clicked = labels == labels[cell[1], cell[0]]
     return {"cell": bool(changed[cell[1], cell[0]]), "object": bool(changed[cell[1], cell[0]]
                                                                      and not (clicked & ~changed).any())}
+
+
+def _tile_offsets(effects: Sequence[tuple[Transition, Cell, BoolArray]], colour_map: dict[int, int]) -> tuple[Cell, ...]:
+    """The fewest offsets (from the clicked object's cells to the cells of other objects) that explain the
+    changes, none contradicted by a click; (0, 0) when the clicked object itself changes.
+
+    An offset is contradicted when, from some cell of the clicked object, it lands on a recolourable cell of
+    another object that stayed. Candidates are taken greedily by how many clicks show them, each kept only
+    if it reaches changed objects the kept ones do not."""
+    recolourable = np.array([c in colour_map for c in range(17)], dtype=bool)
+    support: Counter[Cell] = Counter()
+    reach: list[dict[Cell, set[int]]] = []
+    homes: list[tuple[np.ndarray, np.ndarray, BoolArray]] = []
+    own_changes = 0
+    for t, cell, changed in effects:
+        grid = t.before.grid
+        labels, _ = label_runs(grid)
+        own = labels == labels[cell[1], cell[0]]
+        own_changes += bool((changed & own).any())
+        hy, hx = np.nonzero(own)
+        cy, cx = np.nonzero(changed & ~own)
+        shown: dict[Cell, set[int]] = defaultdict(set)
+        for a, b in zip(hx.tolist(), hy.tolist(), strict=True):
+            for x, y in zip(cx.tolist(), cy.tolist(), strict=True):
+                shown[(x - a, y - b)].add(int(labels[y, x]))
+        support.update(shown.keys())
+        reach.append(shown)
+        homes.append((hx, hy, recolourable[grid.astype(np.intp) & 15] & ~changed & ~own))
+    against = {o for o in support if any(_lands_on(hx, hy, o, stayed) for hx, hy, stayed in homes)}
+    kept: list[Cell] = [(0, 0)] if own_changes * 2 > len(effects) else []
+    explained: list[set[int]] = [set() for _ in effects]
+    for offset in sorted(support, key=lambda o: (-support[o], abs(o[0]) + abs(o[1]), o)):
+        if offset in against:
+            continue
+        gain = [r.get(offset, set()) - done for r, done in zip(reach, explained, strict=True)]
+        if any(gain):
+            kept.append(offset)
+            for done, new in zip(explained, gain, strict=True):
+                done |= new
+    return tuple(sorted(kept))
+
+
+def _lands_on(hx: np.ndarray, hy: np.ndarray, offset: Cell, mask: BoolArray) -> bool:
+    """Whether `offset` from any of the cells (hx, hy) lands on a cell of `mask`."""
+    xs, ys = hx + offset[0], hy + offset[1]
+    rows, cols = mask.shape
+    inside = (xs >= 0) & (xs < cols) & (ys >= 0) & (ys < rows)
+    return bool(mask[ys[inside], xs[inside]].any())
+
+
+def _exact(effects: Sequence[tuple[Transition, Cell, BoolArray]], colour_map: dict[int, int], unit: str,
+           offsets: Sequence[Cell]) -> int:
+    """How many clicks a rule predicts exactly (the changed cells, no more, no fewer)."""
+    count = 0
+    for t, cell, changed in effects:
+        grid = t.before.grid.tolist()
+        lib_click(grid, list(cell), colour_map, unit, [list(o) for o in offsets], None)
+        predicted = np.asarray(grid) != t.before.grid
+        count += bool(np.array_equal(predicted, changed))
+    return count
 
 
 def _click_events(transitions: Sequence[Transition], ignore: Ignore | None) -> list[tuple[Transition, Cell, BoolArray]]:
@@ -135,6 +199,11 @@ def learn_click(transitions: Sequence[Transition], ignore: Ignore | None = None)
     support = Counter(o for t, cell, changed in shaped for o in _offsets(t, cell, changed, unit))
     colour_map = {**_colour_map(effects), **_colour_map(latest)}
     offsets = tuple(sorted(o for o, n in support.items() if n >= _needed(shaped, o, unit, colour_map))) or ((0, 0),)
+    tiles = _tile_offsets(shaped, colour_map)
+    exact = {unit: _exact(shaped, colour_map, unit, offsets)}
+    exact["tile"] = _exact(shaped, colour_map, "tile", tiles) if tiles else 0
+    if exact["tile"] > exact[unit]:
+        unit, offsets = "tile", tiles
     quiet = [(t, cell) for t, cell, changed in events if not changed.any()]
     region: Box | None = None
     if any(int(t.before.grid[cell[1], cell[0]]) in colour_map for t, cell in quiet):
@@ -148,5 +217,5 @@ def learn_click(transitions: Sequence[Transition], ignore: Ignore | None = None)
     return ClickRule(
         colour_map=tuple(colour_map.items()), unit=unit, offsets=offsets, region=region,
         effects=len(effects), no_effects=len(quiet), against=against,
-        unit_fits=(("cell", fits["cell"]), ("object", fits["object"])),
+        unit_fits=(("cell", fits["cell"]), ("object", fits["object"]), ("tile", exact["tile"])),
     )

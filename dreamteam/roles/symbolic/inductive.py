@@ -24,10 +24,11 @@ from dreamteam.roles.symbolic.artifacts import ArtifactCache
 from dreamteam.roles.symbolic.base import list_of, text_of
 from dreamteam.roles.symbolic.evidence import MotionCache, Transition, action_label, transition_key
 from dreamteam.roles.symbolic.frames import Array, DisplayCache, LogicalFrame, logical
-from dreamteam.roles.symbolic.goals import derive, gather, uniform_goals
+from dreamteam.roles.symbolic.goals import SubGoal, derive, gather, uniform_goals
 from dreamteam.roles.symbolic.linear import uniform_plans
 from dreamteam.roles.symbolic.rollout import Action, Rollout, click_action, rollout_for
 from dreamteam.roles.symbolic.search import (
+    DEEP_LIMITS,
     SearchLimits,
     breadth_first,
     canvas_plan,
@@ -39,6 +40,11 @@ from dreamteam.types import ACTION_NAMES
 MAX_TACTICS = 5
 MAX_CLICKS_IN_SEARCH = 16
 MAX_CLICKS_IN_LINEAR = 64
+DEEP_EVERY = 8
+"""Searches between two deep searches (a deep search runs only when the quick one missed every
+level-completing sub-goal, and at most once per (world model, frame))."""
+COMPLETING = 1
+"""Sub-goals of this priority or lower complete a level (a predicted level-up, a repeated level-up)."""
 
 
 def simple_actions(available: Sequence[Any]) -> list[str]:
@@ -110,8 +116,11 @@ def tactic(name: str, goal: str, plan: Sequence[Action], expected: str) -> dict[
 class InductiveAnswerer:
     """Sub-goals from evidence, tactics from search over the team's predicted rollouts."""
 
-    def __init__(self, limits: SearchLimits | None = None) -> None:
+    def __init__(self, limits: SearchLimits | None = None, deep: SearchLimits | None = DEEP_LIMITS) -> None:
         self.limits = limits or SearchLimits()
+        self.deep = deep
+        self._deep_tried: set[tuple[int, Any]] = set()
+        self._since_deep = DEEP_EVERY
         self.artifacts = ArtifactCache()
         self.displays = DisplayCache(size=256)
         self.motions = MotionCache(size=512)
@@ -167,6 +176,8 @@ class InductiveAnswerer:
         depth = min(self.limits.depth, int(budget)) if isinstance(budget, int) and budget > 0 else self.limits.depth
         limits = SearchLimits(self.limits.nodes, depth, self.limits.seconds)
         found, expanded = breadth_first(rollout, start, actions, goals, limits)
+        cap = int(budget) if isinstance(budget, int) and budget > 0 else None
+        found, expanded = self._deepen(rollout, start, actions, goals, found, expanded, source_key, cap)
         tactics = [tactic(g.name, g.name, found[g.name], g.description) for g in goals if g.name in found]
         for colour, plan in uniform_plans(rollout, start, clicks[:MAX_CLICKS_IN_LINEAR]):
             name = f"uniform:colour{colour}"
@@ -186,6 +197,27 @@ class InductiveAnswerer:
         notes = (f"{len(goals)} sub-goals, {len(found)} reached in {expanded} predicted steps; "
                  f"movers {sorted(evidence.movers)}")
         return {"patch": None if source == request.surface else source, "tactics": tactics, "notes": notes}
+
+    def _deepen(self, rollout: Rollout, start: Any, actions: Sequence[Action], goals: Sequence[SubGoal],
+                found: dict[str, list[Action]], expanded: int, source_key: int, cap: int | None,
+                ) -> tuple[dict[str, list[Action]], int]:
+        """A deep search for the level-completing sub-goals when the quick search reached none of them.
+
+        Rare by construction: at most once per (world model, frame) and every `DEEP_EVERY` searches, so
+        the per-step cost stays that of the quick search while long puzzles still get solved."""
+        self._since_deep += 1
+        completing = [g for g in goals if g.priority <= COMPLETING]
+        if self.deep is None or not completing or any(g.name in found for g in completing):
+            return found, expanded
+        tried = (source_key, rollout.key(start))
+        if self._since_deep < DEEP_EVERY or tried in self._deep_tried:
+            return found, expanded
+        self._since_deep = 0
+        self._deep_tried.add(tried)
+        depth = self.deep.depth if cap is None else min(self.deep.depth, cap)
+        limits = SearchLimits(self.deep.nodes, depth, self.deep.seconds)
+        deep, more = breadth_first(rollout, start, actions, completing, limits)
+        return {**found, **deep}, expanded + more
 
     def _remember(self, rollout: Rollout, start: Any, source_key: int, tactics: Sequence[dict[str, Any]]) -> None:
         """Record the states the top tactic passes through, to continue it without searching."""

@@ -30,17 +30,26 @@ class SearchLimits:
     seconds: float = 0.15
 
 
+DEEP_LIMITS = SearchLimits(nodes=40_000, depth=120, seconds=1.5)
+"""The occasional deep search for a level-completing sub-goal the quick search did not reach (see
+`InductiveAnswerer`): long puzzles (several pushes, several avatars) need tens of thousands of predicted
+steps, affordable once in a while but not on every step."""
+
+
 def breadth_first(rollout: Rollout, start: Any, actions: Sequence[Action], goals: Sequence[SubGoal],
                   limits: SearchLimits) -> tuple[dict[str, list[Action]], int]:
-    """The shortest predicted plan to each reachable sub-goal, and how many steps were predicted."""
+    """The shortest predicted plan to each reachable sub-goal, and how many steps were predicted.
+
+    Nodes keep a parent link instead of their whole plan, so a deep search stays small in memory."""
     deadline = time.perf_counter() + limits.seconds
-    queue: deque[tuple[Any, list[Action]]] = deque([(start, [])])
+    links: list[tuple[int, Action | None]] = [(-1, None)]
+    queue: deque[tuple[Any, int, int]] = deque([(start, 0, 0)])
     seen = {rollout.key(start)}
     found: dict[str, list[Action]] = {}
     expanded = 0
     while queue and expanded < limits.nodes and time.perf_counter() < deadline and len(found) < len(goals):
-        state, plan = queue.popleft()
-        if len(plan) >= limits.depth:
+        state, node, length = queue.popleft()
+        if length >= limits.depth:
             continue
         for action in actions:
             expanded += 1
@@ -52,14 +61,26 @@ def breadth_first(rollout: Rollout, start: Any, actions: Sequence[Action], goals
             if key in seen:
                 continue
             seen.add(key)
-            route = [*plan, action]
+            links.append((node, action))
+            child = len(links) - 1
             grid = rollout.grid(following)
             for goal in goals:
                 if goal.name not in found and goal.test(grid, events):
-                    found[goal.name] = route
+                    found[goal.name] = _plan(links, child)
             if "level_up" not in events:
-                queue.append((following, route))
+                queue.append((following, child, length + 1))
     return found, expanded
+
+
+def _plan(links: Sequence[tuple[int, Action | None]], node: int) -> list[Action]:
+    """The actions from the root to `node` along the parent links."""
+    plan: list[Action] = []
+    while node > 0:
+        parent, action = links[node]
+        assert action is not None
+        plan.append(action)
+        node = parent
+    return plan[::-1]
 
 
 def _click_cells(grid: Array) -> list[tuple[int, int]]:

@@ -20,6 +20,7 @@ from .worlds import (
     CoverWorld,
     MazeWorld,
     PushWorld,
+    TileWorld,
     TimerWorld,
     ToggleWorld,
     random_clicks,
@@ -157,6 +158,20 @@ def test_a_row_pattern_is_learned_although_the_board_edge_clips_it() -> None:
     adopted = [h for h in load(source)["HYPOTHESES"] if h["name"] == "click:recolour-cell"][0]
     assert "(-1, 0), (0, 0), (1, 0)" in adopted["description"]
     assert all(held_out_hits(source, transitions[40:]))
+
+
+def test_a_click_on_a_joined_tile_reaches_the_tiles_around_each_of_its_cells() -> None:
+    """Spaced board (tiles two logical cells apart), two tiles joined across a gap, the clicked tile itself
+    does not flip: neither cell nor first-cell offsets explain the clicks; the tile unit does, with exactly
+    the four neighbour offsets in logical cells."""
+    world = TileWorld(seed=3)
+    transitions = record(world, random_clicks(4), 160)
+    source = learn(transitions[:120])["patch"]
+    assert source is not None
+    adopted = [h for h in load(source)["HYPOTHESES"] if h["status"] == "adopted" and h["name"].startswith("click:")]
+    assert [h["name"] for h in adopted] == ["click:recolour-tile"]
+    assert "offsets (-2, 0), (0, -2), (0, 2), (2, 0) (" in adopted[0]["description"]
+    assert all(held_out_hits(source, transitions[120:]))
 
 
 def test_copy_canvas_clicks_only_work_on_the_canvas() -> None:

@@ -204,6 +204,52 @@ class ToggleWorld(World):
         return False
 
 
+class TileWorld(World):
+    """Lights out on a spaced board: tiles on odd cells with background gaps, some tiles joined across a gap
+    into one longer tile; a click flips the tiles at `pattern` (tile units) from any cell of the clicked tile."""
+
+    def __init__(self, seed: int = 0, size: int = 4, colours: tuple[int, int] = (7, 11), gap: int = 1,
+                 pattern: Sequence[tuple[int, int]] = DIRECTIONS, joins: Sequence[tuple[int, int, int, int]] = (
+                     (0, 0, 1, 0), (2, 1, 2, 2))) -> None:
+        rng = random.Random(seed)
+        self.off, self.on = colours
+        self.gap, self.scale, self.letterbox = gap, 5, gap
+        self.pattern = tuple(pattern)
+        self.tile = {(x, y): (x, y) for y in range(size) for x in range(size)}
+        for ax, ay, bx, by in joins:
+            self.tile[(bx, by)] = self.tile[(ax, ay)]
+        self.lit = {t: rng.random() < 0.5 for t in set(self.tile.values())}
+        self.grid = np.full((2 * size + 1, 2 * size + 1), gap, dtype=np.int8)
+        self._draw(joins)
+
+    def _draw(self, joins: Sequence[tuple[int, int, int, int]] = ()) -> None:
+        for (x, y), t in self.tile.items():
+            self.grid[2 * y + 1, 2 * x + 1] = self.on if self.lit[t] else self.off
+        for ax, ay, bx, by in joins or getattr(self, "joins", ()):
+            self.grid[ay + by + 1, ax + bx + 1] = self.on if self.lit[self.tile[(ax, ay)]] else self.off
+        self.joins = tuple(joins) or getattr(self, "joins", ())
+
+    def apply(self, action: dict[str, Any]) -> bool:
+        """Flip the tiles the clicked tile reaches; clicks on gaps do nothing."""
+        if action["action"] != "ACTION6":
+            return False
+        ox, oy = self.offset()
+        cx, cy = (action["x"] - ox) // self.scale, (action["y"] - oy) // self.scale
+        home = next((t for (x, y), t in self.tile.items() if (2 * x + 1, 2 * y + 1) == (cx, cy)), None)
+        for ax, ay, bx, by in self.joins:
+            if (ax + bx + 1, ay + by + 1) == (cx, cy):  # the joining cell belongs to the joined tile
+                home = self.tile[(ax, ay)]
+        if home is None:
+            return False
+        cells = [c for c, t in self.tile.items() if t == home]
+        reached = {self.tile[(x + dx, y + dy)] for x, y in cells for dx, dy in self.pattern
+                   if (x + dx, y + dy) in self.tile} - {home}
+        for t in reached:
+            self.lit[t] = not self.lit[t]
+        self._draw()
+        return False
+
+
 class TimerWorld(World):
     """Nothing moves; a bar in the top row loses one cell from its left end after every action."""
 
