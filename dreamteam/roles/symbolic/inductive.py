@@ -43,6 +43,7 @@ MAX_CLICKS_IN_LINEAR = 64
 DEEP_EVERY = 8
 """Searches between two deep searches (a deep search runs only when the quick one missed every
 level-completing sub-goal, and at most once per (world model, frame))."""
+DEEP_MEMORY = 256
 COMPLETING = 1
 """Sub-goals of this priority or lower complete a level (a predicted level-up, a repeated level-up)."""
 
@@ -119,7 +120,8 @@ class InductiveAnswerer:
     def __init__(self, limits: SearchLimits | None = None, deep: SearchLimits | None = DEEP_LIMITS) -> None:
         self.limits = limits or SearchLimits()
         self.deep = deep
-        self._deep_tried: set[tuple[int, Any]] = set()
+        self._deep_found: dict[tuple[int, Any], dict[str, list[Action]]] = {}
+        """Deep-search results by (world model, frame), found plans or none: never searched twice."""
         self._since_deep = DEEP_EVERY
         self.artifacts = ArtifactCache()
         self.displays = DisplayCache(size=256)
@@ -210,13 +212,17 @@ class InductiveAnswerer:
         if self.deep is None or not completing or any(g.name in found for g in completing):
             return found, expanded
         tried = (source_key, rollout.key(start))
-        if self._since_deep < DEEP_EVERY or tried in self._deep_tried:
+        if tried in self._deep_found:
+            return {**found, **self._deep_found[tried]}, expanded
+        if self._since_deep < DEEP_EVERY:
             return found, expanded
         self._since_deep = 0
-        self._deep_tried.add(tried)
         depth = self.deep.depth if cap is None else min(self.deep.depth, cap)
         limits = SearchLimits(self.deep.nodes, depth, self.deep.seconds)
         deep, more = breadth_first(rollout, start, actions, completing, limits)
+        if len(self._deep_found) >= DEEP_MEMORY:
+            self._deep_found.clear()
+        self._deep_found[tried] = deep
         return {**found, **deep}, expanded + more
 
     def _remember(self, rollout: Rollout, start: Any, source_key: int, tactics: Sequence[dict[str, Any]]) -> None:

@@ -95,6 +95,35 @@ def test_level_up_tactic_after_seeing_a_level_up() -> None:
     assert len(plan) == shortest_path(start) and run(start, plan)[-1] is True
 
 
+def _after_a_level_up() -> tuple[MazeWorld, list[dict[str, Any]]]:
+    world = MazeWorld(seed=3, bar=False)
+    start = copy.deepcopy(world)
+    transitions = []
+    for i in range(2000):
+        transitions.append(world.step(random_moves(i)(world, i), i))
+        if transitions[-1]["level_up"]:
+            break
+    return start, transitions[-120:]
+
+
+def test_a_deep_search_finds_the_level_up_the_quick_search_cannot_reach() -> None:
+    from dreamteam.roles.symbolic import build
+    from dreamteam.roles.symbolic.search import SearchLimits
+
+    start, transitions = _after_a_level_up()
+    dynamics = learned_dynamics(transitions)
+    quick = SearchLimits(nodes=4, seconds=10.0)
+    without = propose(start, transitions, dynamics, MOVES, model=build("inductive", limits=quick, deep=None))
+    assert "level_up" not in {t["name"] for t in without["tactics"]}
+    deep = build("inductive", limits=quick, deep=SearchLimits(nodes=20_000, depth=120, seconds=30.0))
+    tactics = {t["name"]: t for t in propose(start, transitions, dynamics, MOVES, model=deep)["tactics"]}
+    plan = tactics["level_up"]["actions"]
+    assert len(plan) == shortest_path(start) and run(copy.deepcopy(start), plan)[-1] is True
+    # asked again from the same frame (the plan was not started): the deep result is remembered, not redone
+    again = propose(start, transitions, dynamics, MOVES, model=deep)
+    assert {t["name"]: t for t in again["tactics"]}["level_up"]["actions"] == plan
+
+
 def test_matches_a_canvas_to_its_target() -> None:
     world = CopyWorld(seed=2, size=3)
     transitions = [t for t in record(world, random_clicks(7), 80) if not t["level_up"]]
