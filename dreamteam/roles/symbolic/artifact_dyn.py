@@ -137,9 +137,7 @@ def lib_tile_targets(grid: Any, cell: Any, colour_map: Any, offsets: Any) -> lis
     (a tile spanning several cells reaches the tiles around each of its cells), and the clicked object's
     own cells when (0, 0) is among the offsets."""
     home = lib_component(grid, cell[0], cell[1])
-    reached = set()
-    for hx, hy in home:
-        reached.add((hx, hy))
+    reached = {(hx, hy) for hx, hy in home}
     targets: list[list[int]] = [[hx, hy] for hx, hy in home] if [0, 0] in [list(o) for o in offsets] else []
     for hx, hy in home:
         for ox, oy in offsets:

@@ -199,11 +199,14 @@ def learn_click(transitions: Sequence[Transition], ignore: Ignore | None = None)
     support = Counter(o for t, cell, changed in shaped for o in _offsets(t, cell, changed, unit))
     colour_map = {**_colour_map(effects), **_colour_map(latest)}
     offsets = tuple(sorted(o for o, n in support.items() if n >= _needed(shaped, o, unit, colour_map))) or ((0, 0),)
-    tiles = _tile_offsets(shaped, colour_map)
-    exact = {unit: _exact(shaped, colour_map, unit, offsets)}
-    exact["tile"] = _exact(shaped, colour_map, "tile", tiles) if tiles else 0
-    if exact["tile"] > exact[unit]:
-        unit, offsets = "tile", tiles
+    fitted: tuple[tuple[str, int], ...] = (("cell", fits["cell"]), ("object", fits["object"]))
+    winner_exact = _exact(shaped, colour_map, unit, offsets)
+    if winner_exact < len(shaped):  # the tile unit competes only when the winner misses some click
+        tiles = _tile_offsets(shaped, colour_map)
+        tile_exact = _exact(shaped, colour_map, "tile", tiles) if tiles else 0
+        fitted += (("tile", tile_exact),)
+        if tile_exact > winner_exact:
+            unit, offsets = "tile", tiles
     quiet = [(t, cell) for t, cell, changed in events if not changed.any()]
     region: Box | None = None
     if any(int(t.before.grid[cell[1], cell[0]]) in colour_map for t, cell in quiet):
@@ -217,5 +220,5 @@ def learn_click(transitions: Sequence[Transition], ignore: Ignore | None = None)
     return ClickRule(
         colour_map=tuple(colour_map.items()), unit=unit, offsets=offsets, region=region,
         effects=len(effects), no_effects=len(quiet), against=against,
-        unit_fits=(("cell", fits["cell"]), ("object", fits["object"]), ("tile", exact["tile"])),
+        unit_fits=fitted,
     )

@@ -48,7 +48,7 @@ def describe_click(rule: ClickRule) -> list[Hypothesis]:
     offsets = ", ".join(f"({dx}, {dy})" for dx, dy in rule.offsets)
     where = f" inside logical box {list(rule.region)}" if rule.region else ""
     out = []
-    for unit in ("cell", "object", "tile"):
+    for unit in (u for u in ("cell", "object", "tile") if u in fits or u == rule.unit):
         status = "adopted" if unit == rule.unit else ("refuted" if fits.get(unit, 0) == 0 else "competing")
         out.append(Hypothesis(
             f"click:recolour-{unit}",

@@ -175,10 +175,10 @@ class InductiveAnswerer:
         actions += [click_action(rollout, *cell) for cell, _ in clicks[:MAX_CLICKS_IN_SEARCH]]
         goals += uniform_goals(grid, clicks)
         budget = ctx.get("budget_left")
-        depth = min(self.limits.depth, int(budget)) if isinstance(budget, int) and budget > 0 else self.limits.depth
+        cap = int(budget) if isinstance(budget, int) and budget > 0 else None
+        depth = self.limits.depth if cap is None else min(self.limits.depth, cap)
         limits = SearchLimits(self.limits.nodes, depth, self.limits.seconds)
         found, expanded = breadth_first(rollout, start, actions, goals, limits)
-        cap = int(budget) if isinstance(budget, int) and budget > 0 else None
         found, expanded = self._deepen(rollout, start, actions, goals, found, expanded, source_key, cap)
         tactics = [tactic(g.name, g.name, found[g.name], g.description) for g in goals if g.name in found]
         for colour, plan in uniform_plans(rollout, start, clicks[:MAX_CLICKS_IN_LINEAR]):

@@ -79,23 +79,8 @@ def test_finds_the_shortest_path_to_an_untouched_goal(seed: int) -> None:
     assert run(world, plan)[-1] is True
 
 
-def test_level_up_tactic_after_seeing_a_level_up() -> None:
-    world = MazeWorld(seed=3, bar=False)
-    start = copy.deepcopy(world)
-    transitions = []
-    for i in range(2000):
-        transitions.append(world.step(random_moves(i)(world, i), i))
-        if transitions[-1]["level_up"]:
-            break
-    dynamics = learned_dynamics(transitions[-120:])
-    assert f"dyn_GOALS = [{world.goal}]" in dynamics
-    reply = propose(start, transitions[-120:], dynamics, MOVES)
-    assert reply["tactics"][0]["name"] == "level_up"
-    plan = reply["tactics"][0]["actions"]
-    assert len(plan) == shortest_path(start) and run(start, plan)[-1] is True
-
-
 def _after_a_level_up() -> tuple[MazeWorld, list[dict[str, Any]]]:
+    """A maze walked at random until its level was completed: the maze as it started, the last transitions."""
     world = MazeWorld(seed=3, bar=False)
     start = copy.deepcopy(world)
     transitions = []
@@ -104,6 +89,16 @@ def _after_a_level_up() -> tuple[MazeWorld, list[dict[str, Any]]]:
         if transitions[-1]["level_up"]:
             break
     return start, transitions[-120:]
+
+
+def test_level_up_tactic_after_seeing_a_level_up() -> None:
+    start, transitions = _after_a_level_up()
+    dynamics = learned_dynamics(transitions)
+    assert f"dyn_GOALS = [{start.goal}]" in dynamics
+    reply = propose(start, transitions, dynamics, MOVES)
+    assert reply["tactics"][0]["name"] == "level_up"
+    plan = reply["tactics"][0]["actions"]
+    assert len(plan) == shortest_path(start) and run(start, plan)[-1] is True
 
 
 def test_a_deep_search_finds_the_level_up_the_quick_search_cannot_reach() -> None:
