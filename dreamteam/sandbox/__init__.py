@@ -11,7 +11,7 @@ from dreamteam.sandbox.policy import CompileResult, compile_artifact
 from dreamteam.sandbox.process import WorkerStartError
 from dreamteam.sandbox.replay_plan import SURFACE_FILES
 from dreamteam.sandbox.report import CellDiff, ReplayReport, TransitionRecord, Verdict, classify
-from dreamteam.sandbox.sandbox import CallResult, LoadResult, Sandbox
+from dreamteam.sandbox.sandbox import CallResult, LoadResult, Sandbox, predict_request, roundtrip_request
 from dreamteam.sandbox.scope import ScopeError, check_scope
 from dreamteam.sandbox.wire import hex_rows
 
@@ -40,5 +40,7 @@ __all__ = [
     "counterexamples",
     "decide",
     "hex_rows",
+    "predict_request",
+    "roundtrip_request",
     "timeout_reason",
 ]

@@ -158,30 +158,41 @@ class Sandbox:
 
     def roundtrip(self, observation: str, frame: Any) -> CallResult:
         """Cells where render(parse(frame)) of the loaded artifact `observation` differs from the frame."""
-        return self._pipeline({"op": "roundtrip", "observation": observation, "frame": hex_rows(frame)},
-                              (observation,))
+        return self._pipeline(roundtrip_request(observation, frame))
 
     def predict_frame(self, observation: str, dynamics: str, frame: Any, history: Mapping[str, Any],
                       action: Mapping[str, Any]) -> CallResult:
         """One world-model step in one request: value {"grid": hex rows, "history": h1}."""
-        request = {"op": "predict_frame", "observation": observation, "dynamics": dynamics,
-                   "frame": hex_rows(frame), "history": dict(history), "action": dict(action)}
-        return self._pipeline(request, (observation, dynamics))
+        return self._pipeline(predict_request(observation, dynamics, frame, history, action))
 
-    def _pipeline(self, request: dict[str, Any], names: Sequence[str]) -> CallResult:
+    def batch(self, requests: Sequence[dict[str, Any]]) -> list[CallResult]:
+        """Several `roundtrip_request` / `predict_request` pipelines in one worker round trip, in order.
+
+        Each runs under its own time limit; a lost worker fails them all with the same reason.
+        """
         start = time.perf_counter()
-        missing = [n for n in names if n not in self._sources]
+        missing = [n for r in requests for n in _artifacts(r) if n not in self._sources]
+        if missing:
+            return [CallResult("rejected", reason=f"artifact '{missing[0]}' is not loaded")] * len(requests)
+        limit = len(requests) * _PIPELINE_CALLS * self.limits.time_s + self.limits.kill_grace_s
+        reply = self._request({"op": "batch", "requests": list(requests)}, limit, timeout_reason(self.limits.time_s))
+        values = reply.data.get("value") if not reply.lost else None
+        if reply.lost or not isinstance(values, list) or len(values) != len(requests):
+            reason = reply.lost or str(reply.data.get("reason", "the batch reply is malformed"))
+            return [CallResult("killed" if reply.lost else _kind(reply.data), reason=reason,
+                               seconds=_since(start))] * len(requests)
+        return [_call_result(v if isinstance(v, dict) else {}, _since(start)) for v in values]
+
+    def _pipeline(self, request: dict[str, Any]) -> CallResult:
+        start = time.perf_counter()
+        missing = [n for n in _artifacts(request) if n not in self._sources]
         if missing:
             return CallResult("rejected", reason=f"artifact '{missing[0]}' is not loaded")
-        reply = self._request(request, 4 * self.limits.time_s + self.limits.kill_grace_s,
+        reply = self._request(request, _PIPELINE_CALLS * self.limits.time_s + self.limits.kill_grace_s,
                               timeout_reason(self.limits.time_s))
         if reply.lost:
             return CallResult("killed", reason=reply.lost, seconds=_since(start))
-        data = reply.data
-        kind = data.get("kind", "error")
-        if kind not in ("ok", "rejected", "error", "killed"):
-            kind = "error"
-        return CallResult(kind, data.get("value"), data.get("reason", ""), data.get("printed", ""), _since(start))
+        return _call_result(reply.data, _since(start))
 
     def replay(
         self,
@@ -283,6 +294,30 @@ class Sandbox:
         return self._worker().request(payload, timeout, on_timeout)
 
 
+_PIPELINE_CALLS = 4
+"""Artifact calls in one pipeline request at most (parse, history, predict, render): its time limit."""
+
+
+def roundtrip_request(observation: str, frame: Any) -> dict[str, Any]:
+    """The request for render(parse(frame)) against the frame (see `Sandbox.roundtrip`)."""
+    return {"op": "roundtrip", "observation": observation, "frame": hex_rows(frame)}
+
+
+def predict_request(observation: str, dynamics: str, frame: Any, history: Mapping[str, Any],
+                    action: Mapping[str, Any]) -> dict[str, Any]:
+    """The request for one world-model step (see `Sandbox.predict_frame`)."""
+    return {"op": "predict_frame", "observation": observation, "dynamics": dynamics,
+            "frame": hex_rows(frame), "history": dict(history), "action": dict(action)}
+
+
+def _artifacts(request: Mapping[str, Any]) -> list[str]:
+    return [str(request[k]) for k in ("observation", "dynamics") if k in request]
+
+
+def _call_result(data: Mapping[str, Any], seconds: float) -> CallResult:
+    return CallResult(_kind(data), data.get("value"), data.get("reason", ""), data.get("printed", ""), seconds)
+
+
 def _kind(data: Mapping[str, Any]) -> ResultKind:
     kind = data.get("kind")
     return kind if kind in ("ok", "rejected", "error", "killed") else "error"
@@ -297,4 +332,4 @@ def _since(start: float) -> float:
     return time.perf_counter() - start
 
 
-__all__ = ["SURFACE_FILES", "CallResult", "LoadResult", "Sandbox"]
+__all__ = ["SURFACE_FILES", "CallResult", "LoadResult", "Sandbox", "predict_request", "roundtrip_request"]

@@ -51,6 +51,10 @@ def _json_default(value: Any) -> Any:
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
+BATCHABLE = ("roundtrip", "predict_frame", "call")
+"""Requests a batch may hold (each runs under its own time limit)."""
+
+
 class Worker:
     """Holds the loaded artifacts and answers the parent's requests."""
 
@@ -82,9 +86,24 @@ class Worker:
             return self._json_value(roundtrip(self.runner, self.modules, self.parse_cache, request))
         if op == "predict_frame":
             return self._json_value(predict_frame(self.runner, self.modules, self.parse_cache, request))
+        if op == "batch":
+            return self.batch(request["requests"])
         if op == "ping":
             return {"kind": "ok", "value": os.getpid()}
         return {"kind": "rejected", "reason": f"unknown request {op!r}"}
+
+    def batch(self, requests: list[Any]) -> str:
+        """Answer several pipeline requests in one round trip: value = their replies, in order."""
+        parts = []
+        for sub in requests:
+            if isinstance(sub, dict) and sub.get("op") in BATCHABLE:
+                self.runner.sink.begin()
+                reply = self.handle(sub)
+            else:
+                op = sub.get("op") if isinstance(sub, dict) else sub
+                reply = {"kind": "rejected", "reason": f"request {op!r} cannot be batched"}
+            parts.append(reply if isinstance(reply, str) else json.dumps(reply))
+        return '{"kind": "ok", "value": [' + ", ".join(parts) + "]}"
 
     def load(self, name: str, source: str, filename: str) -> dict[str, Any]:
         """Compile and execute an artifact; keep it under `name` when it loads."""

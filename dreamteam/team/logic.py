@@ -126,14 +126,27 @@ class TeamLogic:
         assert obs is not None
         self.mem.frames.append(obs.grid)
         self.mem.hashes.append(grid_hash(obs.grid))
-        self.mem.parse_errors = self.world.roundtrip_errors(obs.grid)
+        self.mem.parse_errors = self.world.roundtrip_errors(obs.grid, then_predict=self._next_on_plan(state))
         self.map.observe(obs)
         out: StepState = {}
-        if state.get("level_changed") or obs.levels_completed != state.get("level", 0) or obs.full_reset:
-            out["plan"], out["level"] = [], obs.levels_completed
+        # commit runs beside this node and records the new level; `state` still holds the previous one.
+        if obs.levels_completed != state.get("level", 0) or obs.full_reset:
+            out["plan"] = []
+            if not state.get("pending"):  # no commit this step (the first one)
+                out["level"] = obs.levels_completed
             self.mem.level_steps = 0
         self.mem.level_steps += 1
         return out
+
+    def _next_on_plan(self, state: StepState) -> tuple[dict[str, Any], Action] | None:
+        """(history, action) of the plan's next step when the fast path will likely take it: the plan goes on,
+        the last prediction held and the level did not change (predict then finds its answer computed)."""
+        obs, plan = self.mem.obs, state.get("plan") or []
+        if obs is None or not plan or obs.levels_completed != state.get("level", 0) or obs.game_over:
+            return None
+        if _compare(self.mem.predicted, obs.grid)[0] is not True:
+            return None
+        return dict(state.get("history") or {}), Action.from_json(plan[0])
 
     def retrodict(self, state: StepState) -> StepState:
         """Split the prediction error into components and route each to the role that owns it."""

@@ -37,8 +37,9 @@ class WorldModel(Protocol):
     def load(self, surface: str, source: str) -> str | None:
         """Load an artifact; returns an error message when it is rejected."""
 
-    def roundtrip_errors(self, grid: Grid) -> int:
-        """Cells where render(parse(grid)) differs from grid (-1 when the artifacts fail)."""
+    def roundtrip_errors(self, grid: Grid, *, then_predict: tuple[dict[str, Any], Action] | None = None) -> int:
+        """Cells where render(parse(grid)) differs from grid (-1 when the artifacts fail); with `then_predict`
+        (history, action), also compute that prediction ahead, so `predict` finds it ready."""
 
     def predict(self, grid: Grid, history: dict[str, Any], action: Action) -> Prediction:
         """render(predict(parse(grid), history(...), action)) and the new history."""

@@ -12,7 +12,15 @@ from typing import Any
 import numpy as np
 
 from dreamteam.codec import decode_grid
-from dreamteam.sandbox import Sandbox, check_scope, compile_artifact, decide
+from dreamteam.sandbox import (
+    CallResult,
+    Sandbox,
+    check_scope,
+    compile_artifact,
+    decide,
+    predict_request,
+    roundtrip_request,
+)
 from dreamteam.team.ports import PatchResult, Prediction
 from dreamteam.types import Action, Grid
 from dreamteam.workspace import surface as surface_spec
@@ -76,23 +84,46 @@ class SandboxWorldModel:
                                    helper_prefixes=prefixes, surface=surface_name)
         return None if result.ok else result.reason
 
-    def roundtrip_errors(self, grid: Grid) -> int:
-        """Cells where render(parse(grid)) differs from grid; -1 when the artifacts fail."""
+    def roundtrip_errors(self, grid: Grid, *, then_predict: tuple[dict[str, Any], Action] | None = None) -> int:
+        """Cells where render(parse(grid)) differs from grid; -1 when the artifacts fail.
+
+        `then_predict` = (history, action): the prediction `predict(grid, history, action)` will ask for is
+        computed in the same worker request and cached (the step's next action is known while it observes).
+        """
         key = grid_key(grid)
-        cached = self.roundtrips.get(key)
-        if cached is not None:
-            return int(cached)
-        result = self.sandbox.roundtrip("observation", np.asarray(grid))
-        if not result.ok:
-            return -1
-        self.roundtrips.put(key, int(result.value))
-        return int(result.value)
+        errors = self.roundtrips.get(key)
+        upcoming = None
+        if then_predict is not None:
+            wanted = self._prediction_key(grid, *then_predict)
+            if wanted is not None and self.predictions.get(wanted) is None:
+                upcoming = (wanted, *then_predict)
+        requests = [] if errors is not None else [roundtrip_request("observation", np.asarray(grid))]
+        if upcoming is not None:
+            requests.append(predict_request("observation", "dynamics", np.asarray(grid), upcoming[1],
+                                            upcoming[2].to_json()))
+        results = self.sandbox.batch(requests) if requests else []
+        if upcoming is not None:
+            prediction = self._prediction(grid, upcoming[1], results.pop())
+            if prediction.grid is not None:
+                self.predictions.put(upcoming[0], prediction)
+        if errors is None:
+            if not results[0].ok:
+                return -1
+            errors = int(results[0].value)
+            self.roundtrips.put(key, errors)
+        return int(errors)
+
+    @staticmethod
+    def _prediction_key(grid: Grid, history: dict[str, Any], action: Action) -> Hashable | None:
+        try:
+            return (grid_key(grid), json.dumps(history, sort_keys=True), json.dumps(action.to_json()))
+        except (TypeError, ValueError):
+            return None
 
     def predict(self, grid: Grid, history: dict[str, Any], action: Action) -> Prediction:
         """render(predict(z, history(z, h, a), a)) with z = parse(grid), in one sandbox request."""
-        try:
-            key: Hashable = (grid_key(grid), json.dumps(history, sort_keys=True), json.dumps(action.to_json()))
-        except (TypeError, ValueError):
+        key = self._prediction_key(grid, history, action)
+        if key is None:
             return self._predict(grid, history, action)
         cached = self.predictions.get(key)
         if cached is None:
@@ -103,6 +134,10 @@ class SandboxWorldModel:
 
     def _predict(self, grid: Grid, history: dict[str, Any], action: Action) -> Prediction:
         result = self.sandbox.predict_frame("observation", "dynamics", np.asarray(grid), history, action.to_json())
+        return self._prediction(grid, history, result)
+
+    @staticmethod
+    def _prediction(grid: Grid, history: dict[str, Any], result: CallResult) -> Prediction:
         if not result.ok:
             return Prediction(None, history, f"{result.kind}: {result.reason}")
         value = result.value

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from dreamteam.sandbox import Sandbox
+from dreamteam.sandbox import Sandbox, predict_request, roundtrip_request
 
 SEED = Path(__file__).resolve().parents[2] / "seeds" / "default"
 MOVE_RIGHT = '''
@@ -54,3 +54,29 @@ def test_predict_frame_reports_artifact_errors() -> None:
         assert result.kind == "error" and "predict failed" in result.reason
         missing = sb.predict_frame("observation", "nope", _frame(), {}, {"action": "ACTION1"})
         assert missing.kind == "rejected" and "'nope' is not loaded" in missing.reason
+
+
+def test_a_batch_answers_each_pipeline_in_order_and_each_failure_separately() -> None:
+    with Sandbox() as sb:
+        assert sb.load("observation", (SEED / "observable.py").read_text()).ok
+        assert sb.load("dynamics", MOVE_RIGHT.replace('return z\n', 'return z["missing"]\n')).ok
+        results = sb.batch([
+            roundtrip_request("observation", _frame()),
+            predict_request("observation", "dynamics", _frame(), {"steps": 0}, {"action": "ACTION4"}),
+            predict_request("observation", "dynamics", _frame(), {}, {"action": "ACTION1"}),
+        ])
+        assert [r.kind for r in results] == ["ok", "ok", "error"]
+        assert results[0].value == 0
+        assert results[1].value["history"] == {"steps": 1} and results[1].value["grid"][10][11] == "9"
+        assert "predict failed" in results[2].reason
+        missing = sb.batch([roundtrip_request("nope", _frame())])
+        assert missing[0].kind == "rejected" and "'nope' is not loaded" in missing[0].reason
+
+
+def test_a_batch_holds_only_pipeline_requests() -> None:
+    with Sandbox() as sb:
+        assert sb.load("observation", (SEED / "observable.py").read_text()).ok
+        load = {"op": "load", "name": "observation", "source": "x = 1", "filename": "observable.py"}
+        results = sb.batch([load, roundtrip_request("observation", _frame())])
+        assert results[0].kind == "rejected" and "cannot be batched" in results[0].reason
+        assert results[1].ok and results[1].value == 0

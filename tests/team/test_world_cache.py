@@ -22,7 +22,7 @@ class CountingSandbox:
 
     def __getattr__(self, name: str) -> Any:
         attr = getattr(self.inner, name)
-        if name in ("predict_frame", "roundtrip"):
+        if name in ("predict_frame", "roundtrip", "batch"):
             def counted(*args: Any, **kwargs: Any) -> Any:
                 self.requests += 1
                 return attr(*args, **kwargs)
@@ -68,5 +68,29 @@ def test_loading_an_artifact_clears_the_cache() -> None:
         world.predict(grid, {}, Action(1))
         world.roundtrip_errors(grid)
         assert box.requests == 4
+    finally:
+        world.close()
+
+
+def test_observing_with_the_next_action_computes_its_prediction_in_the_same_request() -> None:
+    world, box = _world()
+    try:
+        grid = np.zeros((64, 64), dtype=np.int8)
+        grid[20:24, 8:12] = 5
+        errors = world.roundtrip_errors(grid, then_predict=({"n": 1}, Action(3)))
+        assert errors == 0 and box.requests == 1
+        ready = world.predict(grid, {"n": 1}, Action(3))
+        assert box.requests == 1
+        other = world.predict(grid, {"n": 1}, Action(4))
+        assert box.requests == 2
+        fresh, _ = _world()
+        try:
+            direct = fresh.predict(grid, {"n": 1}, Action(3))
+        finally:
+            fresh.close()
+        assert ready.grid is not None and direct.grid is not None and other.grid is not None
+        assert np.array_equal(ready.grid, direct.grid) and ready.history == direct.history
+        world.roundtrip_errors(grid, then_predict=({"n": 1}, Action(3)))
+        assert box.requests == 2, "both answers were cached: nothing to ask"
     finally:
         world.close()

@@ -25,7 +25,7 @@ def lib_boundaries(rows: Any) -> list[list[int]]:
     height = len(rows)
     width = len(rows[0])
     ys = [y for y in range(1, height) if rows[y] != rows[y - 1]]
-    columns = [[rows[y][x] for y in range(height)] for x in range(width)]
+    columns = list(zip(*rows, strict=True))  # whole columns: one comparison per column, not one per pixel
     xs = [x for x in range(1, width) if columns[x] != columns[x - 1]]
     return [ys, xs]
 
@@ -97,10 +97,7 @@ def lib_paint_cells(rows: Any, grid: Any, geometry: Any) -> None:
     scale = geometry[0]
     room = len(rows[0]) - geometry[1]
     for cy in range(len(grid)):
-        line = []
-        for value in grid[cy]:
-            line.extend([value] * scale)
-        line = line[:room]
+        line = [value for value in grid[cy] for n in range(scale)][:room]
         top = geometry[2] + cy * scale
         for y in range(top, min(top + scale, len(rows))):
             rows[y][geometry[1] : geometry[1] + len(line)] = line
@@ -123,18 +120,21 @@ def lib_leftover(rows: Any, grid: Any, geometry: Any, background: int) -> list[A
     """[fill, residual]: the commonest colour outside whole cells and the pixels that differ from it."""
     width = len(rows[0])
     height = len(rows)
-    covered = [[False] * width for y in range(height)]
     size = lib_whole_cells(geometry, width, height)
     scale = geometry[0]
-    for y in range(geometry[2], geometry[2] + size[1] * scale):
-        covered[y][geometry[1] : geometry[1] + size[0] * scale] = [True] * (size[0] * scale)
+    left = min(width, geometry[1])
+    right = min(width, left + max(0, size[0]) * scale)
+    top = geometry[2]
+    bottom = top + max(0, size[1]) * scale
+    margins = list(range(0, left)) + list(range(right, width))
     counts = [0] * 16
     outside = []
     for y in range(height):
-        for x in range(width):
-            if not covered[y][x]:
-                outside.append([x, y, rows[y][x]])
-                counts[rows[y][x]] = counts[rows[y][x]] + 1
+        row = rows[y]
+        for x in range(width) if y < top or y >= bottom else margins:
+            colour = row[x]
+            outside.append([x, y, colour])
+            counts[colour] = counts[colour] + 1
     fill = background
     for colour in range(16):
         if counts[colour] > counts[fill]:
@@ -155,14 +155,16 @@ def lib_components(grid: Any, background: int) -> list[dict[str, Any]]:
             colour = grid[y][x]
             seen[y][x] = True
             stack = [(x, y)]
-            cells = []
+            cells: list[tuple[int, int]] = []
+            # Bound once per object: in the sandbox every attribute lookup is a guarded call.
+            pop, push, keep = stack.pop, stack.append, cells.append
             while stack:
-                cx, cy = stack.pop()
-                cells.append((cy, cx))
+                cx, cy = pop()
+                keep((cy, cx))
                 for nx, ny in ((cx - 1, cy), (cx + 1, cy), (cx, cy - 1), (cx, cy + 1)):
                     if 0 <= nx < width and 0 <= ny < height and not seen[ny][nx] and grid[ny][nx] == colour:
                         seen[ny][nx] = True
-                        stack.append((nx, ny))
+                        push((nx, ny))
             ordered = [[cx, cy] for cy, cx in sorted(cells)]
             xs = [cell[0] for cell in ordered]
             ys = [cell[1] for cell in ordered]
