@@ -2,11 +2,8 @@
 
 One graph invocation is one environment step. It starts by committing the previous step's outcome (the
 environment is stepped by the play loop between invocations), so the cycle is
-observe -> ... -> act -> [env.step] -> commit + observe -> retrodict. commit (the git step commit, in this
-process) and observe (the parse round trip, in the sandbox worker) read the same new frame and write
-different keys, so they run in one superstep, side by side; retrodict joins them. The fast path: while a
-committed plan still has actions and the last prediction held, retrodict goes straight to predict (no
-role-model calls).
+observe -> ... -> act -> [env.step] -> commit -> observe. The fast path: while a committed plan still has
+actions and the last prediction held, retrodict goes straight to predict (no role-model calls).
 """
 
 from __future__ import annotations
@@ -43,8 +40,8 @@ def _node(name: str) -> Any:
     return run
 
 
-def _entry(state: StepState) -> list[str]:
-    return ["commit", "observe"] if state.get("pending") else ["observe"]
+def _entry(state: StepState) -> str:
+    return "commit" if state.get("pending") else "observe"
 
 
 def _after_retrodict(state: StepState) -> str:
@@ -56,9 +53,8 @@ def build_graph(checkpointer: Any = None) -> Any:
     graph: StateGraph[StepState, RunContext, StepState, StepState] = StateGraph(StepState, context_schema=RunContext)
     for name in NODES:
         graph.add_node(name, _node(name))
-    graph.add_conditional_edges(START, _entry, ["commit", "observe"])
-    # Two single edges, not a join: retrodict runs once after whichever of commit and observe ran.
-    graph.add_edge("commit", "retrodict")
+    graph.add_conditional_edges(START, _entry, {"commit": "commit", "observe": "observe"})
+    graph.add_edge("commit", "observe")
     graph.add_edge("observe", "retrodict")
     graph.add_conditional_edges("retrodict", _after_retrodict, {"predict": "predict", "maintain": "maintain"})
     for a, b in (("maintain", "propose"), ("propose", "critic"), ("critic", "lead"), ("lead", "predict"),

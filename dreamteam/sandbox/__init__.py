@@ -11,7 +11,14 @@ from dreamteam.sandbox.policy import CompileResult, compile_artifact
 from dreamteam.sandbox.process import WorkerStartError
 from dreamteam.sandbox.replay_plan import SURFACE_FILES
 from dreamteam.sandbox.report import CellDiff, ReplayReport, TransitionRecord, Verdict, classify
-from dreamteam.sandbox.sandbox import CallResult, LoadResult, Sandbox, predict_request, roundtrip_request
+from dreamteam.sandbox.sandbox import (
+    CallResult,
+    LoadResult,
+    PendingBatch,
+    Sandbox,
+    predict_request,
+    roundtrip_request,
+)
 from dreamteam.sandbox.scope import ScopeError, check_scope
 from dreamteam.sandbox.wire import hex_rows
 
@@ -28,6 +35,7 @@ __all__ = [
     "Decision",
     "Limits",
     "LoadResult",
+    "PendingBatch",
     "ReplayReport",
     "Sandbox",
     "ScopeError",

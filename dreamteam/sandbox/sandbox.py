@@ -58,6 +58,27 @@ class CallResult:
         return self.kind == "ok"
 
 
+class PendingBatch:
+    """A batch sent to the worker (`Sandbox.send_batch`); `results()` waits for its replies."""
+
+    def __init__(self, sandbox: Sandbox, count: int, start: float) -> None:
+        self.count = count
+        self.start = start
+        self._sandbox = sandbox
+        self._results: list[CallResult] | None = None
+
+    def settle(self, results: list[CallResult]) -> None:
+        """Record the replies (the sandbox calls this when it reads them)."""
+        self._results = results
+
+    def results(self) -> list[CallResult]:
+        """The replies in request order, read from the worker now if they are still in flight."""
+        if self._results is None:
+            self._sandbox._collect()
+        assert self._results is not None
+        return self._results
+
+
 class Sandbox:
     """Runs artifact code in a separate worker process under `Limits`; a killed worker is replaced on the
     next request and the loaded artifacts are loaded again.
@@ -85,6 +106,8 @@ class Sandbox:
         self._spare: WorkerProcess | None = None
         self._sources: dict[str, tuple[str, str]] = {}
         self._pool: list[WorkerProcess] = []
+        self._inflight: tuple[WorkerProcess, PendingBatch, float] | None = None
+        """The batch sent and not yet read: its worker, its results holder, its deadline (monotonic)."""
         weakref.finalize(self, _close_workers, self._pool)
 
     def __enter__(self) -> Sandbox:
@@ -170,18 +193,45 @@ class Sandbox:
 
         Each runs under its own time limit; a lost worker fails them all with the same reason.
         """
+        return self.send_batch(requests).results()
+
+    def send_batch(self, requests: Sequence[dict[str, Any]]) -> PendingBatch:
+        """Send a batch and return at once; its `results()` wait for the replies.
+
+        One batch is in flight at most: any other request to the worker (a call, a load, a replay, another
+        batch) first collects the outstanding replies, so the caller may do other sandbox work meanwhile.
+        """
+        self._collect()
         start = time.perf_counter()
+        pending = PendingBatch(self, len(requests), start)
         missing = [n for r in requests for n in _artifacts(r) if n not in self._sources]
         if missing:
-            return [CallResult("rejected", reason=f"artifact '{missing[0]}' is not loaded")] * len(requests)
+            pending.settle([CallResult("rejected", reason=f"artifact '{missing[0]}' is not loaded")] * len(requests))
+            return pending
+        worker = self._worker()
+        lost = worker.send({"op": "batch", "requests": list(requests)})
+        if lost:
+            pending.settle([CallResult("killed", reason=lost, seconds=_since(start))] * len(requests))
+            return pending
         limit = len(requests) * _PIPELINE_CALLS * self.limits.time_s + self.limits.kill_grace_s
-        reply = self._request({"op": "batch", "requests": list(requests)}, limit, timeout_reason(self.limits.time_s))
+        self._inflight = (worker, pending, time.monotonic() + limit)
+        return pending
+
+    def _collect(self) -> None:
+        """Read the replies of the batch in flight, if any, into its PendingBatch."""
+        if self._inflight is None:
+            return
+        worker, pending, deadline = self._inflight
+        self._inflight = None
+        reply = worker.receive(deadline - time.monotonic(), timeout_reason(self.limits.time_s))
         values = reply.data.get("value") if not reply.lost else None
-        if reply.lost or not isinstance(values, list) or len(values) != len(requests):
+        seconds = _since(pending.start)
+        if reply.lost or not isinstance(values, list) or len(values) != pending.count:
             reason = reply.lost or str(reply.data.get("reason", "the batch reply is malformed"))
-            return [CallResult("killed" if reply.lost else _kind(reply.data), reason=reason,
-                               seconds=_since(start))] * len(requests)
-        return [_call_result(v if isinstance(v, dict) else {}, _since(start)) for v in values]
+            kind: ResultKind = "killed" if reply.lost else _kind(reply.data)
+            pending.settle([CallResult(kind, reason=reason, seconds=seconds)] * pending.count)
+        else:
+            pending.settle([_call_result(v if isinstance(v, dict) else {}, seconds) for v in values])
 
     def _pipeline(self, request: dict[str, Any]) -> CallResult:
         start = time.perf_counter()
@@ -214,6 +264,7 @@ class Sandbox:
         table = None
         if old_source is not None and self.cache_old_verdicts:
             table = self._verdicts.version((surface, old_source, companion))
+        self._collect()
         workers = self._replay_workers()
         plan = plan_replay(
             old_source, new_source, transitions, surface=surface, companions=companions,
@@ -262,6 +313,9 @@ class Sandbox:
 
     def close(self) -> None:
         """Stop the workers and remove their scratch directories."""
+        if self._inflight is not None:
+            self._inflight[1].settle([CallResult("killed", reason="the sandbox was closed")] * self._inflight[1].count)
+            self._inflight = None
         for worker in (self._active, self._spare):
             if worker is not None:
                 worker.close()
@@ -291,6 +345,7 @@ class Sandbox:
         self._pool[:] = [w for w in (self._active, self._spare) if w is not None]
 
     def _request(self, payload: dict[str, Any], timeout: float, on_timeout: str) -> Reply:
+        self._collect()
         return self._worker().request(payload, timeout, on_timeout)
 
 
@@ -332,4 +387,4 @@ def _since(start: float) -> float:
     return time.perf_counter() - start
 
 
-__all__ = ["SURFACE_FILES", "CallResult", "LoadResult", "Sandbox", "predict_request", "roundtrip_request"]
+__all__ = ["SURFACE_FILES", "CallResult", "LoadResult", "PendingBatch", "Sandbox", "predict_request", "roundtrip_request"]

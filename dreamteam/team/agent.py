@@ -115,9 +115,10 @@ class TeamAgent:
     def act(self, obs: Observation) -> Action | None:
         """Run one step of the graph and return the action it chose."""
         assert self.graph is not None and self.logic is not None
-        self.logic.mem.obs = obs
         if self.resend is not None:
+            self.logic.mem.obs = obs
             return self._resend(obs)
+        self.logic.arrive(obs, self.state)
         self.state = self.graph.step(self.state)
         action = self.state.get("action")
         return Action.from_json(action) if action else None

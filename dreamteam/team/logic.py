@@ -26,7 +26,7 @@ from dreamteam.roles.transductive import TransductiveExplorer
 from dreamteam.team.memory import StepMemory
 from dreamteam.team.ports import PatchLifecycle, PatchResult, WorldModel
 from dreamteam.team.summaries import diff_summary, fallback_actions, proposals_json
-from dreamteam.types import CLICK, RESET, Action, Grid
+from dreamteam.types import CLICK, RESET, Action, Grid, Observation
 from dreamteam.workspace import PatchOutcome, PredictionRecord, StepRecord, Workspace
 
 ACCURACY_WINDOW = 20
@@ -73,6 +73,23 @@ class TeamLogic:
             error = world.load(name, self.sources[name])
             if error:
                 self.mem.flags.append(f"seed {name} artifact rejected: {error}")
+
+    # ----- arrival ------------------------------------------------------------------------------
+
+    def arrive(self, obs: Observation, state: StepState) -> None:
+        """A new frame arrived (before the step's nodes run): the sandbox worker starts on it at once.
+
+        It parses and renders the frame for observe and, when the fast path will likely go on (the plan has
+        actions, the last prediction held, the level and the game go on), predicts the plan's next action for
+        predict, while this process writes the previous step's commit.
+        """
+        self.mem.obs = obs
+        plan = state.get("plan") or []
+        goes_on = bool(plan) and state.get("pending") is not None and not obs.game_over and not obs.full_reset
+        if goes_on and obs.levels_completed == state.get("level", 0) and _compare(self.mem.predicted, obs.grid)[0]:
+            self.world.prepare(obs.grid, then_predict=(dict(state.get("history") or {}), Action.from_json(plan[0])))
+        else:
+            self.world.prepare(obs.grid)
 
     # ----- commit -------------------------------------------------------------------------------
 
@@ -126,27 +143,14 @@ class TeamLogic:
         assert obs is not None
         self.mem.frames.append(obs.grid)
         self.mem.hashes.append(grid_hash(obs.grid))
-        self.mem.parse_errors = self.world.roundtrip_errors(obs.grid, then_predict=self._next_on_plan(state))
+        self.mem.parse_errors = self.world.roundtrip_errors(obs.grid)
         self.map.observe(obs)
         out: StepState = {}
-        # commit runs beside this node and records the new level; `state` still holds the previous one.
-        if obs.levels_completed != state.get("level", 0) or obs.full_reset:
-            out["plan"] = []
-            if not state.get("pending"):  # no commit this step (the first one)
-                out["level"] = obs.levels_completed
+        if state.get("level_changed") or obs.levels_completed != state.get("level", 0) or obs.full_reset:
+            out["plan"], out["level"] = [], obs.levels_completed
             self.mem.level_steps = 0
         self.mem.level_steps += 1
         return out
-
-    def _next_on_plan(self, state: StepState) -> tuple[dict[str, Any], Action] | None:
-        """(history, action) of the plan's next step when the fast path will likely take it: the plan goes on,
-        the last prediction held and the level did not change (predict then finds its answer computed)."""
-        obs, plan = self.mem.obs, state.get("plan") or []
-        if obs is None or not plan or obs.levels_completed != state.get("level", 0) or obs.game_over:
-            return None
-        if _compare(self.mem.predicted, obs.grid)[0] is not True:
-            return None
-        return dict(state.get("history") or {}), Action.from_json(plan[0])
 
     def retrodict(self, state: StepState) -> StepState:
         """Split the prediction error into components and route each to the role that owns it."""

@@ -37,9 +37,12 @@ class WorldModel(Protocol):
     def load(self, surface: str, source: str) -> str | None:
         """Load an artifact; returns an error message when it is rejected."""
 
-    def roundtrip_errors(self, grid: Grid, *, then_predict: tuple[dict[str, Any], Action] | None = None) -> int:
-        """Cells where render(parse(grid)) differs from grid (-1 when the artifacts fail); with `then_predict`
-        (history, action), also compute that prediction ahead, so `predict` finds it ready."""
+    def prepare(self, grid: Grid, *, then_predict: tuple[dict[str, Any], Action] | None = None) -> None:
+        """Start the round trip of `grid` (and, with `then_predict` = (history, action), that prediction) without
+        waiting; `roundtrip_errors` and `predict` then find the answers."""
+
+    def roundtrip_errors(self, grid: Grid) -> int:
+        """Cells where render(parse(grid)) differs from grid (-1 when the artifacts fail)."""
 
     def predict(self, grid: Grid, history: dict[str, Any], action: Action) -> Prediction:
         """render(predict(parse(grid), history(...), action)) and the new history."""

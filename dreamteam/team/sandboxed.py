@@ -7,6 +7,7 @@ import hashlib
 import json
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -14,6 +15,7 @@ import numpy as np
 from dreamteam.codec import decode_grid
 from dreamteam.sandbox import (
     CallResult,
+    PendingBatch,
     Sandbox,
     check_scope,
     compile_artifact,
@@ -62,6 +64,18 @@ def grid_key(grid: Grid) -> bytes:
     return hashlib.blake2b(str(array.shape).encode() + array.tobytes(), digest_size=16).digest()
 
 
+@dataclass(frozen=True, slots=True)
+class Ahead:
+    """A prepared roundtrip (and maybe prediction) whose answers are still in the worker."""
+
+    key: bytes
+    roundtrip: bool
+    """Whether the batch holds the round trip (else only the prediction: the round trip was cached)."""
+    upcoming: tuple[Hashable, dict[str, Any], Action] | None
+    shape: tuple[int, ...]
+    pending: PendingBatch
+
+
 class SandboxWorldModel:
     """Runs observable.py and dynamics.py in the sandbox worker.
 
@@ -74,22 +88,25 @@ class SandboxWorldModel:
         self.sandbox = sandbox or Sandbox()
         self.predictions = ResultCache(cache_size)
         self.roundtrips = ResultCache(cache_size)
+        self._ahead: Ahead | None = None
 
     def load(self, surface_name: str, source: str) -> str | None:
         """Load an artifact under its surface's name; the rejection reason, or None."""
         owned, prefixes = _owned(surface_name)
+        self._ahead = None  # answers computed with the old artifact must not reach the caches
         self.predictions.clear()
         self.roundtrips.clear()
         result = self.sandbox.load(surface_name, source, filename=surface_spec(surface_name).path, owned=owned,
                                    helper_prefixes=prefixes, surface=surface_name)
         return None if result.ok else result.reason
 
-    def roundtrip_errors(self, grid: Grid, *, then_predict: tuple[dict[str, Any], Action] | None = None) -> int:
-        """Cells where render(parse(grid)) differs from grid; -1 when the artifacts fail.
+    def prepare(self, grid: Grid, *, then_predict: tuple[dict[str, Any], Action] | None = None) -> None:
+        """Start `roundtrip_errors(grid)` in the worker and return at once (its answer is read when asked).
 
         `then_predict` = (history, action): the prediction `predict(grid, history, action)` will ask for is
-        computed in the same worker request and cached (the step's next action is known while it observes).
+        computed in the same request. Meanwhile this process can do other work (the step commit).
         """
+        self._ahead = None
         key = grid_key(grid)
         errors = self.roundtrips.get(key)
         upcoming = None
@@ -101,17 +118,34 @@ class SandboxWorldModel:
         if upcoming is not None:
             requests.append(predict_request("observation", "dynamics", np.asarray(grid), upcoming[1],
                                             upcoming[2].to_json()))
-        results = self.sandbox.batch(requests) if requests else []
-        if upcoming is not None:
-            prediction = self._prediction(grid, upcoming[1], results.pop())
+        if requests:
+            self._ahead = Ahead(key, errors is None, upcoming, grid.shape, self.sandbox.send_batch(requests))
+
+    def roundtrip_errors(self, grid: Grid) -> int:
+        """Cells where render(parse(grid)) differs from grid; -1 when the artifacts fail."""
+        key = grid_key(grid)
+        ahead, self._ahead = self._ahead, None
+        if ahead is not None and ahead.key == key:
+            self._settle(ahead)
+        errors = self.roundtrips.get(key)
+        if errors is not None:
+            return int(errors)
+        result = self.sandbox.roundtrip("observation", np.asarray(grid))
+        if not result.ok:
+            return -1
+        self.roundtrips.put(key, int(result.value))
+        return int(result.value)
+
+    def _settle(self, ahead: Ahead) -> None:
+        """Put the answers of a prepared request in the caches."""
+        results = list(ahead.pending.results())
+        if ahead.upcoming is not None:
+            wanted, history, _ = ahead.upcoming
+            prediction = self._prediction(ahead.shape, history, results.pop())
             if prediction.grid is not None:
-                self.predictions.put(upcoming[0], prediction)
-        if errors is None:
-            if not results[0].ok:
-                return -1
-            errors = int(results[0].value)
-            self.roundtrips.put(key, errors)
-        return int(errors)
+                self.predictions.put(wanted, prediction)
+        if ahead.roundtrip and results[0].ok:
+            self.roundtrips.put(ahead.key, int(results[0].value))
 
     @staticmethod
     def _prediction_key(grid: Grid, history: dict[str, Any], action: Action) -> Hashable | None:
@@ -125,6 +159,9 @@ class SandboxWorldModel:
         key = self._prediction_key(grid, history, action)
         if key is None:
             return self._predict(grid, history, action)
+        if self._ahead is not None and self._ahead.upcoming is not None and self._ahead.upcoming[0] == key:
+            ahead, self._ahead = self._ahead, None
+            self._settle(ahead)
         cached = self.predictions.get(key)
         if cached is None:
             cached = self._predict(grid, history, action)
@@ -134,10 +171,10 @@ class SandboxWorldModel:
 
     def _predict(self, grid: Grid, history: dict[str, Any], action: Action) -> Prediction:
         result = self.sandbox.predict_frame("observation", "dynamics", np.asarray(grid), history, action.to_json())
-        return self._prediction(grid, history, result)
+        return self._prediction(grid.shape, history, result)
 
     @staticmethod
-    def _prediction(grid: Grid, history: dict[str, Any], result: CallResult) -> Prediction:
+    def _prediction(shape: tuple[int, ...], history: dict[str, Any], result: CallResult) -> Prediction:
         if not result.ok:
             return Prediction(None, history, f"{result.kind}: {result.reason}")
         value = result.value
@@ -146,8 +183,8 @@ class SandboxWorldModel:
             out = decode_grid(value["grid"])
         except (ValueError, KeyError, TypeError) as exc:
             return Prediction(None, new_history, f"prediction is not a grid: {exc}")
-        if out.shape != grid.shape:
-            return Prediction(None, new_history, f"render returned shape {out.shape}, expected {grid.shape}")
+        if out.shape != shape:
+            return Prediction(None, new_history, f"render returned shape {out.shape}, expected {shape}")
         events = tuple(e for e in value.get("events") or () if isinstance(e, str))
         return Prediction(out, new_history, events=events)
 

@@ -1,9 +1,7 @@
-"""The compiled step graph: its mermaid drawing is a snapshot; the fast path skips the role nodes; commit and
-observe share a superstep."""
+"""The compiled step graph: its mermaid drawing is a snapshot; the fast path skips the role nodes."""
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -53,33 +51,7 @@ def test_first_step_runs_every_role_node() -> None:
 def test_fast_path_while_the_plan_holds_and_predictions_hit() -> None:
     rec = Recorder(hit=True)
     StepGraph(rec).step({"pending": {"step": 0, "action": {"action": "ACTION1"}}, "plan": [{"action": "ACTION2"}]})
-    assert sorted(rec.ran[:2]) == ["commit", "observe"]
-    assert rec.ran[2:] == ["retrodict", "predict", "act"]
-
-
-class Meeting(Recorder):
-    """Step logic whose commit and observe each wait for the other: it finishes only if they run together."""
-
-    def __init__(self) -> None:
-        super().__init__(hit=True)
-        self.barrier = threading.Barrier(2, timeout=10)
-
-    def __getattr__(self, name: str) -> Any:
-        node = super().__getattr__(name)
-        if name not in ("commit", "observe"):
-            return node
-
-        def meet(state: StepState) -> StepState:
-            self.barrier.wait()
-            return node(state)
-
-        return meet
-
-
-def test_commit_and_observe_run_side_by_side() -> None:
-    rec = Meeting()
-    StepGraph(rec).step({"pending": {"step": 0, "action": {"action": "ACTION1"}}, "plan": [{"action": "ACTION2"}]})
-    assert rec.ran[2:] == ["retrodict", "predict", "act"]
+    assert rec.ran == ["commit", "observe", "retrodict", "predict", "act"]
 
 
 def test_a_miss_leaves_the_fast_path() -> None:

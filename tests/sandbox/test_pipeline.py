@@ -80,3 +80,16 @@ def test_a_batch_holds_only_pipeline_requests() -> None:
         results = sb.batch([load, roundtrip_request("observation", _frame())])
         assert results[0].kind == "rejected" and "cannot be batched" in results[0].reason
         assert results[1].ok and results[1].value == 0
+
+
+def test_a_sent_batch_is_read_before_the_next_request_and_kept_for_its_owner() -> None:
+    with Sandbox() as sb:
+        assert sb.load("observation", (SEED / "observable.py").read_text()).ok
+        assert sb.load("dynamics", MOVE_RIGHT).ok
+        pending = sb.send_batch([predict_request("observation", "dynamics", _frame(), {}, {"action": "ACTION4"})])
+        direct = sb.predict_frame("observation", "dynamics", _frame(), {"steps": 5}, {"action": "ACTION4"})
+        assert direct.ok and direct.value["history"] == {"steps": 6}
+        first = pending.results()[0]
+        assert first.ok and first.value["history"] == {"steps": 1}
+        left = sb.send_batch([roundtrip_request("observation", _frame())])
+    assert left.results()[0].kind == "killed" and "closed" in left.results()[0].reason

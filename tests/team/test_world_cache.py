@@ -22,7 +22,7 @@ class CountingSandbox:
 
     def __getattr__(self, name: str) -> Any:
         attr = getattr(self.inner, name)
-        if name in ("predict_frame", "roundtrip", "batch"):
+        if name in ("predict_frame", "roundtrip", "send_batch"):
             def counted(*args: Any, **kwargs: Any) -> Any:
                 self.requests += 1
                 return attr(*args, **kwargs)
@@ -72,15 +72,16 @@ def test_loading_an_artifact_clears_the_cache() -> None:
         world.close()
 
 
-def test_observing_with_the_next_action_computes_its_prediction_in_the_same_request() -> None:
+def test_a_prepared_roundtrip_brings_the_next_prediction_in_the_same_request() -> None:
     world, box = _world()
     try:
         grid = np.zeros((64, 64), dtype=np.int8)
         grid[20:24, 8:12] = 5
-        errors = world.roundtrip_errors(grid, then_predict=({"n": 1}, Action(3)))
-        assert errors == 0 and box.requests == 1
-        ready = world.predict(grid, {"n": 1}, Action(3))
+        world.prepare(grid, then_predict=({"n": 1}, Action(3)))
         assert box.requests == 1
+        assert world.roundtrip_errors(grid) == 0
+        ready = world.predict(grid, {"n": 1}, Action(3))
+        assert box.requests == 1, "the round trip and the prediction came with the prepared request"
         other = world.predict(grid, {"n": 1}, Action(4))
         assert box.requests == 2
         fresh, _ = _world()
@@ -90,7 +91,34 @@ def test_observing_with_the_next_action_computes_its_prediction_in_the_same_requ
             fresh.close()
         assert ready.grid is not None and direct.grid is not None and other.grid is not None
         assert np.array_equal(ready.grid, direct.grid) and ready.history == direct.history
-        world.roundtrip_errors(grid, then_predict=({"n": 1}, Action(3)))
+        world.prepare(grid, then_predict=({"n": 1}, Action(3)))
         assert box.requests == 2, "both answers were cached: nothing to ask"
+    finally:
+        world.close()
+
+
+def test_other_requests_may_run_while_a_prepared_one_is_in_the_worker() -> None:
+    world, box = _world()
+    try:
+        grid = np.zeros((64, 64), dtype=np.int8)
+        grid[2:5, 2:5] = 7
+        world.prepare(grid)
+        moved = world.predict(grid, {}, Action(1))
+        assert moved.grid is not None
+        assert world.roundtrip_errors(grid) == 0
+        assert box.requests == 2
+    finally:
+        world.close()
+
+
+def test_answers_prepared_for_an_old_artifact_are_not_kept() -> None:
+    world, box = _world()
+    try:
+        grid = np.zeros((64, 64), dtype=np.int8)
+        world.prepare(grid, then_predict=({}, Action(1)))
+        world.load("dynamics", (seed_path("default") / "dynamics.py").read_text())
+        world.predict(grid, {}, Action(1))
+        world.roundtrip_errors(grid)
+        assert box.requests == 3, "the prepared answers were dropped with the old artifact"
     finally:
         world.close()
