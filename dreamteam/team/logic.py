@@ -32,6 +32,8 @@ from dreamteam.workspace import PatchOutcome, PredictionRecord, StepRecord, Work
 ACCURACY_WINDOW = 20
 STALE_AFTER = 12
 """Steps without a new state after which the team is grinding (see `_grinding` and the leader's rule)."""
+SEARCH_WHILE_GRINDING = 6
+"""While grinding, the Inductive Explorer still searches every this many slow steps."""
 PLAN_SURFACES = {"observation": "observable.py", "dynamics": "dynamics.py", "strategy": "strategy.py"}
 
 
@@ -169,7 +171,19 @@ class TeamLogic:
         if state.get("hit") is not None:
             hits = (hits + [1 if state.get("hit") else 0])[-ACCURACY_WINDOW:]
         plan = [] if components else list(state.get("plan") or [])
+        if plan and self._predicts_loss(state, plan[0]):
+            # The fast path would send it: the roles decide again (the leader drops predicted losses).
+            plan = []
+            self.mem.flags.append("plan dropped: the world model predicts its next action loses the level")
         return {"components": components, "recent_hits": hits, "plan": plan}
+
+    def _predicts_loss(self, state: StepState, action: dict[str, Any]) -> bool:
+        """Whether the world model predicts `action` from the current frame ends the game (usually a cached
+        answer: the worker computed it when the frame arrived)."""
+        obs = self.mem.obs
+        assert obs is not None
+        prediction = self.world.predict(obs.grid, dict(state.get("history") or {}), Action.from_json(action))
+        return "game_over" in prediction.events
 
     # ----- maintain ---------------------------------------------------------------------------------
 
@@ -224,18 +238,22 @@ class TeamLogic:
         frame = encode_grid(obs.grid)
         regression = self.ws.regression()
         self.mem.exploration = self._exploration()
-        if self._grinding():
+        if self._grinding() and self.mem.skipped_searches < SEARCH_WHILE_GRINDING - 1:
             # The tactics had `stale_after` steps to find anything new; the leader now walks the map's
-            # frontier, so the Inductive Explorer's search (the costliest call) is skipped until a new state.
+            # frontier, so the Inductive Explorer's search (the costliest call) is skipped until a new state,
+            # except every SEARCH_WHILE_GRINDING-th step (the map can be wrong, e.g. when things move).
+            self.mem.skipped_searches += 1
             self.mem.tactics = []
             self.mem.flags.append(f"inductive skipped: no new state for "
                                   f"{self.mem.exploration['steps_since_new_state']} steps")
         else:
+            self.mem.skipped_searches = 0
             strategy_patch, self.mem.tactics = self.roles.inductive.propose(self.sources["strategy"], {
                 "frame": frame, "transitions": regression[-60:],
                 "level_ups": [t for t in regression if t.get("level_up")],
                 "dynamics": self.sources["dynamics"], "observable": self.sources["observation"],
                 "available_actions": list(obs.available_actions), "budget_left": self.budget - obs.step,
+                "history": dict(state.get("history") or {}),
             })
             self._submit("strategy", strategy_patch, [])
         self.mem.probes = self.roles.transductive.propose(self.sources["probes"], {

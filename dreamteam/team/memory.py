@@ -36,3 +36,5 @@ class StepMemory:
     deaths: int = 0
     level_steps: int = 0
     exploration: dict[str, Any] = field(default_factory=dict)
+    skipped_searches: int = 0
+    """Inductive searches skipped in a row while grinding (see `TeamLogic._grinding`)."""

@@ -236,3 +236,71 @@ def lib_try_slide(grid: Any, colour: int, dx: int, dy: int, blockers: Any, pusha
     while steps < limit and lib_try_move(grid, colour, dx, dy, blockers, pushable, vacated, entered):
         steps = steps + 1
     return steps > 0
+
+
+def lib_hex(grid: Any) -> list[str]:
+    """Encode a grid as hex-digit rows (the inverse of `lib_unhex`)."""
+    return ["".join("0123456789abcdef"[value] for value in row) for row in grid]
+
+
+def lib_changes(last: Any, grid: Any, limit: int = 64) -> list[list[int]]:
+    """[[x, y, colour in last]] for the cells where `last` (hex rows of the previous logical grid) differs
+    from `grid`; [] when there is no previous grid, its size differs, or more than `limit` cells changed (a new
+    scene, not motion)."""
+    if not isinstance(last, list) or len(last) != len(grid) or not grid or len(last[0]) != len(grid[0]):
+        return []
+    out = []
+    for y in range(len(grid)):
+        row = grid[y]
+        before = lib_unhex([last[y]])[0]
+        if before != row:
+            for x in range(len(row)):
+                if before[x] != row[x]:
+                    out.append([x, y, before[x]])
+    return out if len(out) <= limit else []
+
+
+def lib_patrol_key(x: int, y: int) -> str:
+    """The table key of a cell."""
+    return str(x) + "," + str(y)
+
+
+def lib_patrol_targets(grid: Any, changes: Any, colour: int, routes: Any, starts: Any) -> list[list[Any]]:
+    """[[cell, next cell]] for each `colour` cell with a learned next cell: by where it came from (the one
+    `colour` cell of the previous frame next to it, read from `changes`) in `routes`, else by its cell alone
+    in `starts`."""
+    came_from = [[c[0], c[1]] for c in changes if c[2] == colour]
+    out = []
+    for cell in lib_cells_of(grid, colour):
+        here = lib_patrol_key(cell[0], cell[1])
+        came = [p for p in came_from if abs(p[0] - cell[0]) + abs(p[1] - cell[1]) == 1]
+        target = routes.get(lib_patrol_key(came[0][0], came[0][1]) + ">" + here) if len(came) == 1 else None
+        if target is None:
+            target = starts.get(here)
+        if target is not None:
+            out.append([cell, target])
+    return out
+
+
+def lib_patrol(grid: Any, out: Any, changes: Any, colour: int, routes: Any, starts: Any, vacated: int,
+               movers: Any, entered: Any) -> bool:
+    """Every `colour` cell takes its next step along a learned route, whatever the action (after the
+    action's movers moved in `out`). A patroller sharing a cell with a mover, or swapping cells with one,
+    is a touch of `colour` (listed in `entered`); a mover merely entering its old cell is not."""
+    steps = lib_patrol_targets(grid, changes, colour, routes, starts)
+    while colour in entered:
+        entered.remove(colour)
+    for step in steps:
+        cell = step[0]
+        if out[cell[1]][cell[0]] == colour:
+            out[cell[1]][cell[0]] = vacated
+    for cell, target in steps:
+        x = target[0]
+        y = target[1]
+        if not lib_inside(out, x, y):
+            continue
+        swapped = grid[y][x] in movers and out[cell[1]][cell[0]] in movers
+        if out[y][x] in movers or swapped:
+            entered.append(colour)
+        out[y][x] = colour
+    return bool(steps)

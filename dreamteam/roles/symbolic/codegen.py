@@ -11,18 +11,19 @@ from collections.abc import Sequence
 from typing import Any
 
 from dreamteam.roles.symbolic.embed import helper_source
-from dreamteam.roles.symbolic.model import TickRule, WorldRules
+from dreamteam.roles.symbolic.model import PatrolRule, TickRule, WorldRules
 
 HELPERS = ("lib_geometry", "lib_downsample", "lib_paint_cells", "lib_display", "lib_rebuild", "lib_copy_grid",
            "lib_try_move", "lib_try_slide", "lib_click", "lib_click_cell", "lib_tick", "lib_nearest_scene", "lib_scene_rows",
-           "lib_memo_key", "lib_restore_covered")
+           "lib_memo_key", "lib_restore_covered", "lib_hex", "lib_changes", "lib_patrol")
 
 ENTRY_POINTS = '''
 
 def dyn_next_rows(rows, h, a):
     """The predicted display frame and events after action a, from the display frame rows."""
     geometry = dyn_geometry(rows, dyn_SCALE_HINTS)
-    result = dyn_step(dyn_downsample(rows, geometry), h, a, geometry)
+    grid = dyn_downsample(rows, geometry)
+    result = dyn_step(grid, h, a, geometry)
     if "scene" in result:
         out = dyn_scene_rows(result["scene"], len(rows[0]), len(rows))
     else:
@@ -40,9 +41,17 @@ def predict(z, h, a):
     return dyn_rebuild(z, following["rows"], dyn_SCALE_HINTS, following["events"])
 
 
+def dyn_history_rows(rows, h):
+    """The history for a step from its display frame: the logical grid (the next step's "last") and the
+    cells that changed since the previous one ("changes": where moving things came from)."""
+    grid = dyn_downsample(rows, dyn_geometry(rows, dyn_SCALE_HINTS))
+    return {"last": dyn_hex(grid), "changes": dyn_changes(h.get("last"), grid)}
+
+
 def history(z, h, a):
-    """No hidden state has been learned yet: the history is carried unchanged."""
-    return h
+    """The last logical grid and what changed since the one before (patrols step from where they came from)."""
+    rows = dyn_display(z)
+    return h if rows is None else dyn_history_rows(rows, h)
 '''
 
 
@@ -64,7 +73,22 @@ def _tables(rules: WorldRules) -> list[str]:
         f"dyn_COUNTERS = {literal([[*t.region, t.source, t.target] for t in rules.ticks])}",
         f"dyn_MOVER_COLOURS = {literal(rules.mover_colours())}",
         f"dyn_RESTORED = {literal(list(rules.restored))}",
+        f"dyn_PATROLS = {literal([_patrol_table(p) for p in rules.patrols])}",
     ]
+
+
+def _patrol_table(patrol: PatrolRule) -> dict[str, Any]:
+    routes, starts = patrol.tables()
+    return {"colour": patrol.colour, "vacated": patrol.vacated, "routes": routes, "starts": starts}
+
+
+def _patrol_lines(rules: WorldRules) -> list[str]:
+    lines = []
+    for i, patrol in enumerate(rules.patrols):
+        lines.append(f"    # patrol:colour{patrol.colour}")
+        lines.append(f"    dyn_patrol(grid, out, h.get('changes') or [], {patrol.colour}, dyn_PATROLS[{i}]['routes'], "
+                     f"dyn_PATROLS[{i}]['starts'], {patrol.vacated}, dyn_MOVER_COLOURS, entered)")
+    return lines
 
 
 def _move_lines(rules: WorldRules) -> list[str]:
@@ -137,7 +161,7 @@ def step_source(rules: WorldRules) -> str:
         "    moved = False",
         "    clicked = False",
     ]
-    lines += _move_lines(rules) + _restore_lines(rules) + _click_lines(rules)
+    lines += _move_lines(rules) + _restore_lines(rules) + _patrol_lines(rules) + _click_lines(rules)
     lines.append("    changed = moved or clicked")
     lines += _tick_lines(rules)
     lines += [

@@ -101,6 +101,11 @@ def describe(rules: WorldRules, transitions: Sequence[Transition]) -> list[Hypot
     if rules.click is not None:
         out += describe_click(rules.click)
     out += [h for t in rules.ticks for h in describe_tick(t)]
+    out += [Hypothesis(f"patrol:colour{p.colour}",
+                       f"colour {p.colour} moves on its own, one cell per action whatever the action (seen under "
+                       f"{p.actions} actions), along {len(p.routes)} learned route steps; the cell it leaves "
+                       f"becomes colour {p.vacated}; sharing or swapping a cell with a mover is a touch",
+                       p.evidence, p.against) for p in rules.patrols]
     for colour in rules.goals:
         ups = sum(1 for t in transitions if t.level_up)
         out.append(Hypothesis(f"goal:colour{colour}", f"a mover entering colour {colour} completes the level", ups))

@@ -82,15 +82,17 @@ def _positions(grid: Array, movers: npt.NDArray[np.bool_]) -> frozenset[tuple[in
     return frozenset(zip(xs.tolist(), ys.tolist(), strict=True))
 
 
-def gather(transitions: Sequence[Transition], cache: MotionCache | None = None) -> Evidence:
-    """Movers, colours entered, colours entered before level-ups, and positions stood on."""
+def gather(transitions: Sequence[Transition], cache: MotionCache | None = None,
+           ignore: frozenset[int] = frozenset()) -> Evidence:
+    """Movers, colours entered, colours entered before level-ups, and positions stood on; colours in
+    `ignore` (the world model's patrols, which move whatever the action) are not movers."""
     shifts: dict[tuple[str, int], tuple[int, int]] = {}
     pairs: set[tuple[int, int]] = set()
     for t in transitions:
         if not t.local:
             continue
         for colour, m in (cache.get(t) if cache is not None else motions(t)).items():
-            if m.kind == "moved":
+            if m.kind == "moved" and colour not in ignore:
                 shifts[(t.label, colour)] = (m.dx, m.dy)
                 pairs |= {(colour, c) for c in _entered(t, colour, (m.dx, m.dy))}
     movers = frozenset(c for _, c in shifts)

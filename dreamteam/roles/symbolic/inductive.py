@@ -2,7 +2,8 @@
 
 Request context (task "propose", surface = current strategy.py):
     frame, transitions, level_ups, dynamics (dynamics.py source), observable (observable.py source),
-    available_actions (ids or names), budget_left (int), feedback (text)
+    available_actions (ids or names), budget_left (int), history (the world model's history before the frame:
+    where moving things came from), feedback (text)
 Reply: {"patch": strategy.py or null, "tactics": [{"name", "sub_goal", "actions", "expected"}], "notes"}.
 
 Rollouts run the team's own dynamics.py (and observable.py), loaded in-process in plain Python (see
@@ -138,7 +139,8 @@ class InductiveAnswerer:
         rollout = self._rollout_for(dynamics, observable, source_key)
         if rollout is None or "frame" not in ctx:
             return {"patch": None, "tactics": [], "notes": "no dynamics that can be rolled out yet"}
-        start = rollout.start(self.displays.get(ctx["frame"]))
+        history = ctx.get("history")
+        start = rollout.start(self.displays.get(ctx["frame"]), history if isinstance(history, Mapping) else None)
         continued = self._continue(rollout, start, source_key)
         if continued is not None:
             return {"patch": None, "tactics": [continued], "notes": "following the previous plan: on prediction"}
@@ -166,7 +168,7 @@ class InductiveAnswerer:
         available = list_of(ctx, "available_actions")
         raw = list_of(ctx, "transitions")[-60:] + list_of(ctx, "level_ups")
         transitions = self.logicals.decode(raw, [list(rollout.geometry)], self.displays)
-        evidence = gather(transitions, self.motions)
+        evidence = gather(transitions, self.motions, ignore=frozenset(getattr(rollout, "patrols", ())))
         grid = rollout.grid(start)
         level_start = getattr(rollout, "level_start", None)
         goals = derive(evidence, grid, level_start(start) if callable(level_start) else None)

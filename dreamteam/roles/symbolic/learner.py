@@ -12,8 +12,9 @@ from dreamteam.roles.symbolic.describe import describe, describe_covers
 from dreamteam.roles.symbolic.evidence import MotionCache, Transition
 from dreamteam.roles.symbolic.frames import LogicalFrame
 from dreamteam.roles.symbolic.layers import learn_restored
-from dreamteam.roles.symbolic.model import Scene, WorldRules, apply_moves
-from dreamteam.roles.symbolic.movers import learn_moves
+from dreamteam.roles.symbolic.model import Scene, WorldRules, apply_moves, apply_patrols
+from dreamteam.roles.symbolic.movers import background_colour, learn_moves
+from dreamteam.roles.symbolic.patrols import learn_patrols, transition_changes
 from dreamteam.roles.symbolic.ticks import learn_ticks, tick_mask
 
 MAX_SCENES = 8
@@ -51,8 +52,10 @@ def learn_touches(transitions: Sequence[Transition], rules: WorldRules) -> tuple
     for t in transitions:
         if not t.before.same_layout(t.after) and not t.level_up:
             continue
-        moved, entered = apply_moves(rules, t.before.grid.tolist(), t.label)
-        if not moved:
+        out = t.before.grid.tolist()
+        moved, entered = apply_moves(rules, out, t.label)
+        apply_patrols(rules, t.before.grid.tolist(), out, transition_changes(t), entered)
+        if not moved and not entered:
             continue
         if t.level_up:
             goal.update(entered)
@@ -66,7 +69,11 @@ def learn_touches(transitions: Sequence[Transition], rules: WorldRules) -> tuple
 def learn(transitions: Sequence[Transition], cache: MotionCache, hints: Sequence[Sequence[int]]) -> WorldRules:
     """Learn every rule family from the window and name the hypotheses."""
     hint_tuple = tuple((int(h[0]), int(h[1]), int(h[2])) for h in hints)
-    rules = WorldRules(hints=hint_tuple, moves=tuple(learn_moves(transitions, cache)))
+    moves = tuple(learn_moves(transitions, cache))
+    patrols = learn_patrols(transitions, background_colour(transitions))
+    walking = {p.colour for p in patrols}
+    moves = tuple(m for m in moves if m.colour not in walking)
+    rules = WorldRules(hints=hint_tuple, moves=moves, patrols=patrols)
     rules = replace(rules, click=learn_click(transitions), scenes=learn_scenes(transitions))
     restored, covers = learn_restored(transitions, rules)
     rules = replace(rules, restored=restored)

@@ -16,6 +16,7 @@ from dreamteam.roles.symbolic.artifact_dyn import (
     lib_copy_grid,
     lib_memo_key,
     lib_nearest_scene,
+    lib_patrol,
     lib_tick,
     lib_try_move,
     lib_try_slide,
@@ -76,6 +77,28 @@ class TickRule:
 
 
 @dataclass(frozen=True, slots=True)
+class PatrolRule:
+    """Cells of `colour` move on their own, one step per action whatever the action, along learned routes.
+
+    `routes` maps "came-from cell>cell" to the next cell, `starts` maps a cell alone to its next cell when
+    every visit went the same way (a patrol's ends, a ring's cells); the cell a patroller leaves takes
+    `vacated`.
+    """
+
+    colour: int
+    routes: tuple[tuple[str, tuple[int, int]], ...]
+    starts: tuple[tuple[str, tuple[int, int]], ...]
+    vacated: int
+    evidence: int = 0
+    against: int = 0
+    actions: int = 0
+
+    def tables(self) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+        """(routes, starts) as the dicts dynamics.py holds."""
+        return {k: list(v) for k, v in self.routes}, {k: list(v) for k, v in self.starts}
+
+
+@dataclass(frozen=True, slots=True)
 class Scene:
     """A remembered frame (a level start): geometry, logical grid as hex rows, fill and residual pixels."""
 
@@ -119,6 +142,7 @@ class WorldRules:
     scenes: tuple[Scene, ...] = ()
     memo: tuple[tuple[str, Scene], ...] = ()
     restored: tuple[int, ...] = ()
+    patrols: tuple[PatrolRule, ...] = ()
     hypotheses: tuple[Hypothesis, ...] = field(default=())
 
     def mover_colours(self) -> list[int]:
@@ -161,10 +185,23 @@ def apply_moves(rules: WorldRules, grid: list[list[int]], action: str) -> tuple[
     return moved, entered
 
 
+def apply_patrols(rules: WorldRules, grid: list[list[int]], out: list[list[int]], changes: Sequence[Any],
+                  entered: list[int]) -> None:
+    """Every patrol takes its step in `out` (after the action's movers moved), noting touches in `entered`."""
+    movers = rules.mover_colours()
+    for patrol in rules.patrols:
+        routes, starts = patrol.tables()
+        lib_patrol(grid, out, list(changes), patrol.colour, routes, starts, patrol.vacated, movers, entered)
+
+
 def step_rules(
-    rules: WorldRules, grid: list[list[int]], action: Mapping[str, Any], geometry: Sequence[int]
+    rules: WorldRules, grid: list[list[int]], action: Mapping[str, Any], geometry: Sequence[int],
+    changes: Sequence[Any] = (),
 ) -> dict[str, Any]:
-    """One predicted step on a logical grid: {"grid", "events", "moved"} or {"scene", "events"}."""
+    """One predicted step on a logical grid: {"grid", "events", "moved"} or {"scene", "events"}.
+
+    `changes` ([[x, y, colour before]] between the previous frame and `grid`) tells patrols where they came from.
+    """
     name = str(action.get("action", "")).upper()
     if rules.memo:
         remembered = dict(rules.memo).get(lib_memo_key(grid, action))
@@ -179,6 +216,7 @@ def step_rules(
     if moved and rules.restored:
         lib_restore_covered(grid, out, [s.to_json() for s in rules.scenes], rules.mover_colours(),
                             list(rules.restored))
+    apply_patrols(rules, grid, out, changes, entered)
     clicked = False
     if name == "ACTION6" and rules.click is not None:
         click = rules.click

@@ -183,7 +183,7 @@ def _rule(action: str, colour: int, shift: Shift, seen: _Blocking, shared: _Bloc
     candidates = set().union(*(c for c, _ in shared.stopped)) if shared.stopped else set()
     blockers = tuple(sorted(candidates - shared.passable - set(pushable) - {colour}))
     explained = sum(1 for c, off in seen.stopped if off or c & set(blockers) or c & set(pushable))
-    vacated = shared.vacated.most_common(1)[0][0] if shared.vacated else _background(transitions)
+    vacated = shared.vacated.most_common(1)[0][0] if shared.vacated else background_colour(transitions)
     return MoveRule(
         action, colour, shift[0], shift[1], blockers, pushable, vacated,
         moved=seen.moved, blocked=explained, unexplained=seen.unexplained + len(seen.stopped) - explained,
@@ -192,7 +192,7 @@ def _rule(action: str, colour: int, shift: Shift, seen: _Blocking, shared: _Bloc
     )
 
 
-def _background(transitions: Sequence[Transition]) -> int:
+def background_colour(transitions: Sequence[Transition]) -> int:
     """The commonest colour of the latest frame (what an uncovered cell most likely shows)."""
     if not transitions:
         return 0

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from dreamteam.roles.symbolic.artifact_dyn import lib_unhex
+from dreamteam.roles.symbolic.artifact_dyn import lib_changes, lib_hex, lib_unhex
 from dreamteam.roles.symbolic.artifacts import ArtifactCache, ArtifactLoadError
 from dreamteam.roles.symbolic.frames import Array
 
@@ -27,8 +27,8 @@ class Rollout(Protocol):
 
     geometry: tuple[int, int, int]
 
-    def start(self, frame: Array) -> Any:
-        """The model's state for a display frame (None when it cannot represent it)."""
+    def start(self, frame: Array, history: Mapping[str, Any] | None = None) -> Any:
+        """The model's state for a display frame and the history before it (None when it cannot represent it)."""
 
     def step(self, state: Any, action: Action) -> tuple[Any, list[str]] | None:
         """The predicted next state and events, or None when the model cannot predict it."""
@@ -56,13 +56,28 @@ class LogicalRollout:
         self.geometry: tuple[int, int, int] = (1, 0, 0)
         self.memo: dict[Hashable, tuple[Any, tuple[str, ...]] | None] = {}
         self.counters = [tuple(int(v) for v in c) for c in namespace.get("dyn_COUNTERS", []) if len(c) == 6]
+        self.patrols = {int(p["colour"]) for p in namespace.get("dyn_PATROLS", []) if isinstance(p, Mapping)}
+        """Patrol colours: with patrols a state is (grid, changes), since a patroller's next cell depends on
+        where it came from; without, a state is the grid alone."""
 
-    def start(self, frame: Array) -> Any:
-        """Decide the geometry with the module's own hints and downsample."""
+    def start(self, frame: Array, history: Mapping[str, Any] | None = None) -> Any:
+        """Decide the geometry with the module's own hints and downsample (with patrols, also the changes
+        since the previous frame, from the history's "last" grid)."""
         rows = frame.tolist()
         geometry = self.ns["dyn_geometry"](rows, self.ns["dyn_SCALE_HINTS"])
         self.geometry = (int(geometry[0]), int(geometry[1]), int(geometry[2]))
-        return tuple(tuple(row) for row in self.ns["dyn_downsample"](rows, geometry))
+        grid = tuple(tuple(row) for row in self.ns["dyn_downsample"](rows, geometry))
+        if not self.patrols:
+            return grid
+        changes = lib_changes((history or {}).get("last"), [list(row) for row in grid])
+        return grid, self._moved(changes)
+
+    def _moved(self, changes: Any) -> tuple[tuple[int, int, int], ...]:
+        """The changes that tell patrols where they came from (cells that held a patrol colour)."""
+        return tuple((int(c[0]), int(c[1]), int(c[2])) for c in changes if int(c[2]) in self.patrols)
+
+    def _grid_of(self, state: Any) -> Any:
+        return state[0] if self.patrols else state
 
     def step(self, state: Any, action: Action) -> tuple[Any, list[str]] | None:
         """One `dyn_step`; a whole-scene replacement counts as unpredictable."""
@@ -77,20 +92,29 @@ class LogicalRollout:
             found = self.memo[key]
         else:
             found = self._step(state, action)
-            if len(self.memo) * max(1, len(state) * len(state[0] if state else ())) >= STEP_MEMO_CELLS:
+            grid = self._grid_of(state)
+            if len(self.memo) * max(1, len(grid) * len(grid[0] if grid else ())) >= STEP_MEMO_CELLS:
                 self.memo.clear()
             self.memo[key] = found
         return None if found is None else (found[0], list(found[1]))
 
     def _step(self, state: Any, action: Action) -> tuple[Any, tuple[str, ...]] | None:
-        result = self.ns["dyn_step"]([list(row) for row in state], {}, dict(action), list(self.geometry))
+        grid = self._grid_of(state)
+        h = {"changes": [list(c) for c in state[1]]} if self.patrols else {}
+        result = self.ns["dyn_step"]([list(row) for row in grid], h, dict(action), list(self.geometry))
         if "grid" not in result:
             return None
-        return tuple(tuple(row) for row in result["grid"]), tuple(str(e) for e in result.get("events", []))
+        following = tuple(tuple(row) for row in result["grid"])
+        events = tuple(str(e) for e in result.get("events", []))
+        if not self.patrols:
+            return following, events
+        changes = lib_changes(lib_hex(grid), [list(row) for row in following])
+        return (following, self._moved(changes)), events
 
     def level_start(self, state: Any) -> Array | None:
         """The logical grid the dynamics predicts a RESET would show (its remembered level start), when it
         has the state's size and geometry: it tells what lies under the movers' current cells."""
+        state = self._grid_of(state)
         try:
             result = self.ns["dyn_step"]([list(row) for row in state], {}, {"action": "RESET"}, list(self.geometry))
             scene = result.get("scene") if isinstance(result, dict) else None
@@ -107,6 +131,11 @@ class LogicalRollout:
         A counter (dyn_COUNTERS: box, source colour, target colour) only turns source cells into target
         cells, so both colours are blanked inside its box; every other colour still tells states apart.
         """
+        if self.patrols:
+            return self._grid_key(state[0]), state[1]
+        return self._grid_key(state)
+
+    def _grid_key(self, state: Any) -> Hashable:
         if not self.counters:
             key: Hashable = state
             return key
@@ -121,7 +150,7 @@ class LogicalRollout:
 
     def grid(self, state: Any) -> Array:
         """The logical grid as an array."""
-        return np.asarray(state, dtype=np.int8)
+        return np.asarray(self._grid_of(state), dtype=np.int8)
 
 
 class GenericRollout:
@@ -132,9 +161,9 @@ class GenericRollout:
         self.obs = observable
         self.geometry = (1, 0, 0)
 
-    def start(self, frame: Array) -> Any:
-        """z = parse(frame) with an empty history."""
-        return (self.obs["parse"](frame.tolist()), {})
+    def start(self, frame: Array, history: Mapping[str, Any] | None = None) -> Any:
+        """z = parse(frame) with the given history (empty when none)."""
+        return (self.obs["parse"](frame.tolist()), dict(history or {}))
 
     def step(self, state: Any, action: Action) -> tuple[Any, list[str]] | None:
         """predict(z, history(z, h, a), a)."""

@@ -18,6 +18,7 @@ import numpy as np
 from dreamteam.roles.symbolic.artifact_dyn import lib_tick
 from dreamteam.roles.symbolic.evidence import BoolArray, Transition, touching
 from dreamteam.roles.symbolic.model import TICK_ORDERS, Box, TickRule, WorldRules, step_rules
+from dreamteam.roles.symbolic.patrols import transition_changes
 
 MIN_EVENTS = 2
 WHOLE_GRID: Box = (0, 0, 63, 63)
@@ -39,7 +40,7 @@ def _outcomes(transitions: Sequence[Transition], rules: WorldRules) -> list[_Out
     for t in transitions:
         if not t.local:
             continue
-        result = step_rules(rules, t.before.grid.tolist(), t.action, t.before.geometry)
+        result = step_rules(rules, t.before.grid.tolist(), t.action, t.before.geometry, transition_changes(t))
         if "scene" in result:
             continue
         predicted = np.asarray(result["grid"], dtype=np.int8)

@@ -77,13 +77,23 @@ def outcome(t: Transition, cache: MotionCache) -> tuple[Any, ...]:
     return tuple(sorted((c, m.kind, m.dx, m.dy) for c, m in cache.get(t).items() if m.kind != "static"))
 
 
+DISAGREE_SAMPLES = 8
+"""An action taken this often in the window is not probed again for its varying outcome: more samples of
+the same would not separate the rules (something else varies it, e.g. an object moving on its own), and
+probing it forever is a grinding loop."""
+
+
 def disagreeing(transitions: Sequence[Transition], cache: MotionCache) -> list[str]:
-    """Simple actions whose visible effects in the window differ (doing nothing is not a disagreement)."""
+    """Simple actions whose visible effects in the window differ (doing nothing is not a disagreement),
+    least sampled first, leaving out those sampled `DISAGREE_SAMPLES` times already."""
     seen: dict[str, set[tuple[Any, ...]]] = defaultdict(set)
+    taken: dict[str, int] = defaultdict(int)
     for t in transitions:
+        taken[t.label] += 1
         if t.label not in ("ACTION6", "RESET") and not t.game_over and outcome(t, cache) != ("none",):
             seen[t.label].add(outcome(t, cache))
-    return sorted(label for label, outcomes in seen.items() if len(outcomes) > 1)
+    varied = [label for label, outcomes in seen.items() if len(outcomes) > 1 and taken[label] < DISAGREE_SAMPLES]
+    return sorted(varied, key=lambda label: (taken[label], label))
 
 
 def ineffective_here(transitions: Sequence[Transition], frame: LogicalFrame, available: Sequence[str]) -> list[str]:

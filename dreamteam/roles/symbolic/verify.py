@@ -28,10 +28,12 @@ def _rows(t: Transition) -> list[list[int]]:
 
 def symbolic_predictor(namespace: Mapping[str, Any]) -> Predictor:
     """Predict display frames with a symbolic dynamics module's `dyn_next_rows`."""
-    step = namespace["dyn_next_rows"]
+    step, history = namespace["dyn_next_rows"], namespace.get("dyn_history_rows")
 
     def run(t: Transition) -> Prediction:
-        result = step(_rows(t), dict(t.history), dict(t.action))
+        rows = _rows(t)
+        h = history(rows, dict(t.history)) if callable(history) else dict(t.history)
+        result = step(rows, h, dict(t.action))
         return np.asarray(result["rows"], dtype=np.int8), [str(e) for e in result.get("events", [])]
 
     return run
