@@ -15,7 +15,8 @@ from dreamteam.roles.symbolic.model import PatrolRule, TickRule, WorldRules
 
 HELPERS = ("lib_geometry", "lib_downsample", "lib_paint_cells", "lib_display", "lib_rebuild", "lib_copy_grid",
            "lib_try_move", "lib_try_slide", "lib_click", "lib_click_cell", "lib_tick", "lib_nearest_scene", "lib_scene_rows",
-           "lib_memo_key", "lib_restore_covered", "lib_hex", "lib_changes", "lib_patrol")
+           "lib_memo_key", "lib_restore_covered")
+PATROL_HELPERS = ("lib_hex", "lib_changes", "lib_patrol")
 
 ENTRY_POINTS = '''
 
@@ -41,6 +42,14 @@ def predict(z, h, a):
     return dyn_rebuild(z, following["rows"], dyn_SCALE_HINTS, following["events"])
 
 
+def history(z, h, a):
+    """No hidden state has been learned yet: the history is carried unchanged."""
+    return h
+'''
+
+
+PATROL_HISTORY = '''
+
 def dyn_history_rows(rows, h):
     """The history for a step from its display frame: the logical grid (the next step's "last") and the
     cells that changed since the previous one ("changes": where moving things came from)."""
@@ -53,6 +62,15 @@ def history(z, h, a):
     rows = dyn_display(z)
     return h if rows is None else dyn_history_rows(rows, h)
 '''
+"""With patrols the history keeps the last logical grid (replacing the plain `history` above)."""
+
+
+def entry_points(rules: WorldRules) -> str:
+    """predict and history: with patrols, history keeps the last logical grid and what changed since."""
+    if not rules.patrols:
+        return ENTRY_POINTS
+    plain = ENTRY_POINTS[: ENTRY_POINTS.index("\n\ndef history(z, h, a):")] + "\n"
+    return plain + PATROL_HISTORY
 
 
 def literal(value: Any) -> str:
@@ -194,8 +212,8 @@ def dynamics_source(rules: WorldRules, transitions: int, extra: Sequence[dict[st
         '"""\n'
     )
     parts = [header, hypotheses_source(rules, extra), "\n".join(_tables(rules)) + "\n",
-             step_source(rules), helper_source(HELPERS, "dyn_")]
-    return "\n\n".join(p.rstrip("\n") + "\n" for p in parts).rstrip("\n") + "\n" + ENTRY_POINTS
+             step_source(rules), helper_source(HELPERS + (PATROL_HELPERS if rules.patrols else ()), "dyn_")]
+    return "\n\n".join(p.rstrip("\n") + "\n" for p in parts).rstrip("\n") + "\n" + entry_points(rules)
 
 
 def code_part(source: str) -> str:

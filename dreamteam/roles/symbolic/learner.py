@@ -14,7 +14,7 @@ from dreamteam.roles.symbolic.frames import LogicalFrame
 from dreamteam.roles.symbolic.layers import learn_restored
 from dreamteam.roles.symbolic.model import Scene, WorldRules, apply_moves, apply_patrols
 from dreamteam.roles.symbolic.movers import background_colour, learn_moves
-from dreamteam.roles.symbolic.patrols import learn_patrols, transition_changes
+from dreamteam.roles.symbolic.patrols import learn_patrols, window_changes
 from dreamteam.roles.symbolic.ticks import learn_ticks, tick_mask
 
 MAX_SCENES = 8
@@ -49,12 +49,13 @@ def learn_touches(transitions: Sequence[Transition], rules: WorldRules) -> tuple
     safe: set[int] = set()
     goal: set[int] = set()
     fatal: set[int] = set()
+    window = window_changes(transitions) if rules.patrols else {}
     for t in transitions:
         if not t.before.same_layout(t.after) and not t.level_up:
             continue
         out = t.before.grid.tolist()
         moved, entered = apply_moves(rules, out, t.label)
-        apply_patrols(rules, t.before.grid.tolist(), out, transition_changes(t), entered)
+        apply_patrols(rules, t.before.grid.tolist(), out, window.get(t.index, []), entered)
         if not moved and not entered:
             continue
         if t.level_up:

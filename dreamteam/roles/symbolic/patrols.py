@@ -2,8 +2,8 @@
 
 Evidence is per colour and per cell. A cell of colour c in the frame before an action is matched with the
 one cell of c next to it (or on it) in the frame after; the cell it came from is the one changed cell of
-the previous frame next to it that held c (the history's "last" grid, compared the way dynamics.py
-compares it with `lib_changes`). A colour is a patrol when its cells move in (nearly) every transition,
+the previous frame next to it that held c (`window_changes`: the history's "last" grid, or the window's
+previous transition, compared the way dynamics.py compares them with `lib_changes`). A colour is a patrol when its cells move in (nearly) every transition,
 never stand still, go the same way from the same (came-from, cell) pair, and did so under at least two
 different actions for some pair: a player that moves by the action fails the last two tests.
 """
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from dreamteam.roles.symbolic.artifact_dyn import lib_changes, lib_patrol_key
+from dreamteam.roles.symbolic.artifact_dyn import lib_changes, lib_hex, lib_patrol_key
 from dreamteam.roles.symbolic.evidence import Transition
 from dreamteam.roles.symbolic.model import PatrolRule
 
@@ -28,9 +28,22 @@ MAX_CONTRADICTIONS = 0.1
 Cell = tuple[int, int]
 
 
-def transition_changes(t: Transition) -> list[list[int]]:
-    """What changed between the frame before `t.before` (the history's "last" grid) and `t.before`."""
-    return lib_changes(t.history.get("last") if isinstance(t.history, dict) else None, t.before.grid.tolist())
+def window_changes(transitions: Sequence[Transition]) -> dict[int, list[list[int]]]:
+    """Per transition index: what changed between the frame before `t.before` and `t.before`.
+
+    The frame before is the history's "last" grid when the dynamics kept one (they do once a patrol is
+    learned), else the `before` of the window's transition one step earlier when it led to `t.before`.
+    """
+    by_step = {t.step: t for t in transitions}
+    out = {}
+    for t in transitions:
+        last = t.history.get("last") if isinstance(t.history, dict) else None
+        earlier = by_step.get(t.step - 1)
+        if last is None and earlier is not None and earlier.after.grid.shape == t.before.grid.shape \
+                and np.array_equal(earlier.after.grid, t.before.grid):
+            last = lib_hex(earlier.before.grid.tolist())
+        out[t.index] = lib_changes(last, t.before.grid.tolist())
+    return out
 
 
 def _cells(grid: np.ndarray, colour: int) -> list[Cell]:
@@ -92,11 +105,12 @@ def _cell(key: str) -> tuple[int, int]:
 def learn_patrols(transitions: Sequence[Transition], background: int) -> tuple[PatrolRule, ...]:
     """Every colour that moves on its own along a route, with its learned route tables."""
     tallies: dict[int, _Tally] = defaultdict(_Tally)
+    window = window_changes(transitions)
     for t in transitions:
         if not t.local or t.game_over:
             continue
         before, after = t.before.grid, t.after.grid
-        changes = transition_changes(t)
+        changes = window[t.index]
         for colour in np.unique(before).tolist():
             if colour == background:
                 continue

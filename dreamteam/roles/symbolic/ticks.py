@@ -18,7 +18,7 @@ import numpy as np
 from dreamteam.roles.symbolic.artifact_dyn import lib_tick
 from dreamteam.roles.symbolic.evidence import BoolArray, Transition, touching
 from dreamteam.roles.symbolic.model import TICK_ORDERS, Box, TickRule, WorldRules, step_rules
-from dreamteam.roles.symbolic.patrols import transition_changes
+from dreamteam.roles.symbolic.patrols import window_changes
 
 MIN_EVENTS = 2
 WHOLE_GRID: Box = (0, 0, 63, 63)
@@ -37,10 +37,11 @@ class _Outcome:
 
 def _outcomes(transitions: Sequence[Transition], rules: WorldRules) -> list[_Outcome]:
     out = []
+    window = window_changes(transitions) if rules.patrols else {}
     for t in transitions:
         if not t.local:
             continue
-        result = step_rules(rules, t.before.grid.tolist(), t.action, t.before.geometry, transition_changes(t))
+        result = step_rules(rules, t.before.grid.tolist(), t.action, t.before.geometry, window.get(t.index, []))
         if "scene" in result:
             continue
         predicted = np.asarray(result["grid"], dtype=np.int8)

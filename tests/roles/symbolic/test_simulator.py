@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 from RestrictedPython import compile_restricted
 
-from dreamteam.codec import decode_grid
+from dreamteam.codec import decode_grid, encode_grid
 from dreamteam.roles.symbolic.artifact_lib import lib_display, lib_parse
 from dreamteam.roles.symbolic.artifacts import ArtifactCache
 from dreamteam.roles.symbolic.evidence import decode_transitions
 from dreamteam.roles.symbolic.frames import DisplayCache
+from dreamteam.roles.symbolic.rollout import rollout_for
 from dreamteam.roles.symbolic.verify import correct, predictor_for
 
 from .helpers import SEED_OBSERVABLE, ask, load, sandboxed
@@ -19,6 +21,7 @@ from .worlds import (
     CopyWorld,
     CoverWorld,
     MazeWorld,
+    PatrolWorld,
     PushWorld,
     TileWorld,
     TimerWorld,
@@ -232,3 +235,37 @@ def test_unknown_state_format_is_returned_unchanged() -> None:
 def test_no_transitions_no_patch() -> None:
     reply = learn([])
     assert reply["patch"] is None
+
+
+def test_a_sentry_walking_on_its_own_is_learned_as_a_patrol_that_knows_where_it_came_from() -> None:
+    """The sentry moves whatever the action, and in the middle of its corridor both directions occur from
+    the same cell: only the cell it came from (the history's last grid) tells the next one. It is learned
+    from consecutive transitions recorded before any dynamics kept a history."""
+    world = PatrolWorld(seed=5)
+    transitions = record(world, random_moves(6), 90)
+    source = learn([{**t, "history": {}} for t in transitions[:60]])["patch"]
+    assert source is not None
+    names = {h["name"]: h for h in load(source)["HYPOTHESES"]}
+    assert f"patrol:colour{world.sentry}" in names
+    assert not any(n.startswith("move:") and n.endswith(f":colour{world.sentry}") for n in names)
+    assert all(held_out_hits(source, transitions[60:]))
+    forgetful = [{**t, "history": {}} for t in transitions[60:]]
+    assert not all(held_out_hits(source, forgetful)), "without the last grid the middle cells are ambiguous"
+
+
+def test_a_rollout_carries_where_the_patrol_came_from_over_several_steps() -> None:
+    world = PatrolWorld(seed=5)
+    transitions = record(world, random_moves(6), 60)
+    source = learn(transitions)["patch"]
+    assert source is not None
+    rollout = rollout_for(source, "", ArtifactCache())
+    assert rollout is not None
+    frame, last = world.frame(), world.last
+    state = rollout.start(frame, {"last": encode_grid(last)})
+    for action in ({"action": "ACTION1"}, {"action": "ACTION2"}, {"action": "ACTION1"}, {"action": "ACTION3"},
+                   {"action": "ACTION4"}, {"action": "ACTION2"}):
+        stepped = rollout.step(state, action)
+        assert stepped is not None
+        state = stepped[0]
+        world.apply(action)
+        assert np.array_equal(rollout.grid(state), world.grid)

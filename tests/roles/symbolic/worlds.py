@@ -321,3 +321,54 @@ def random_clicks(seed: int) -> Callable[[World, int], dict[str, Any]]:
         return world.click_at(rng.randrange(w), rng.randrange(h))
 
     return pick
+
+
+class PatrolWorld(World):
+    """A player moved by four shuffled actions in a walled room, and a sentry walking back and forth along a
+    corridor below it, one cell per action whatever the action (also when the player bumps a wall).
+
+    The 16x16 grid fills the 64x64 display (scale 4), so the logical grid the dynamics see is `grid`; each
+    transition's history holds the logical grid before the previous action, as the generated history keeps it.
+    """
+
+    def __init__(self, seed: int = 0, colours: tuple[int, int, int, int] = (3, 9, 12, 5)) -> None:
+        rng = random.Random(seed)
+        self.wall, self.player, self.sentry, self.floor = colours
+        self.meanings = dict(zip(("ACTION1", "ACTION2", "ACTION3", "ACTION4"),
+                                 rng.sample(DIRECTIONS, 4), strict=True))
+        grid = np.full((16, 16), self.wall, dtype=np.int8)
+        grid[1:9, 1:15] = self.floor
+        grid[11, 2:14] = self.floor
+        self.route = [(x, 11) for x in range(3, 10)] + [(x, 11) for x in range(8, 3, -1)]
+        self.tick = rng.randrange(len(self.route))
+        self.pos = (2, 2)
+        grid[2, 2] = self.player
+        self.grid = grid
+        self._place()
+        self.last: np.ndarray | None = None
+
+    def _place(self) -> None:
+        self.grid[11, 2:14] = self.floor
+        x, y = self.route[self.tick % len(self.route)]
+        self.grid[y, x] = self.sentry
+
+    def apply(self, action: dict[str, Any]) -> bool:
+        """Move the player unless a wall is in the way; the sentry takes its next step in any case."""
+        move = self.meanings.get(action["action"])
+        if move is not None:
+            x, y = self.pos[0] + move[0], self.pos[1] + move[1]
+            if self.grid[y, x] == self.floor:
+                self.grid[self.pos[1], self.pos[0]] = self.floor
+                self.grid[y, x] = self.player
+                self.pos = (x, y)
+        self.tick += 1
+        self._place()
+        return False
+
+    def step(self, action: dict[str, Any], index: int) -> dict[str, Any]:
+        """The transition, with the history the generated dynamics would have recorded."""
+        before = self.grid.copy()
+        record = super().step(action, index)
+        record["history"] = {"last": encode_grid(self.last)} if self.last is not None else {}
+        self.last = before
+        return record
