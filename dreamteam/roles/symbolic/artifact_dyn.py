@@ -304,3 +304,24 @@ def lib_patrol(grid: Any, out: Any, changes: Any, colour: int, routes: Any, star
             entered.append(colour)
         out[y][x] = colour
     return bool(steps)
+
+
+def lib_tint(before: Any, out: Any, tints: Any, unders: Any, movers: Any) -> int:
+    """Pushed objects show their tints: a cell that now holds colour c and held u before the step shows
+    tints[c][u]; a cell a tinted object (shown colour s) left shows what it stood on, unders[s]. How many
+    cells changed."""
+    changed = 0
+    for y in range(len(out)):
+        row = out[y]
+        was = before[y]
+        for x in range(len(row)):
+            now = row[x]
+            if now == was[x]:
+                continue
+            if now in tints and was[x] in tints[now]:
+                row[x] = tints[now][was[x]]
+                changed = changed + 1
+            elif was[x] in unders and now not in movers and now != unders[was[x]]:
+                row[x] = unders[was[x]]
+                changed = changed + 1
+    return changed

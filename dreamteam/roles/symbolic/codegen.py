@@ -17,6 +17,7 @@ HELPERS = ("lib_geometry", "lib_downsample", "lib_paint_cells", "lib_display", "
            "lib_try_move", "lib_try_slide", "lib_click", "lib_click_cell", "lib_tick", "lib_nearest_scene", "lib_scene_rows",
            "lib_memo_key", "lib_restore_covered")
 PATROL_HELPERS = ("lib_hex", "lib_changes", "lib_patrol")
+TINT_HELPERS = ("lib_tint",)
 
 ENTRY_POINTS = '''
 
@@ -92,6 +93,8 @@ def _tables(rules: WorldRules) -> list[str]:
         f"dyn_MOVER_COLOURS = {literal(rules.mover_colours())}",
         f"dyn_RESTORED = {literal(list(rules.restored))}",
         f"dyn_PATROLS = {literal([_patrol_table(p) for p in rules.patrols])}",
+        f"dyn_TINTS = {literal(rules.tint_tables()[0])}",
+        f"dyn_TINT_UNDERS = {literal(rules.tint_tables()[1])}",
     ]
 
 
@@ -129,6 +132,17 @@ def _restore_lines(rules: WorldRules) -> list[str]:
         "    # layer:covered-cells-restored",
         "    if moved:",
         "        dyn_restore_covered(grid, out, dyn_SCENES, dyn_MOVER_COLOURS, dyn_RESTORED)",
+    ]
+
+
+def _tint_lines(rules: WorldRules) -> list[str]:
+    if not rules.tints:
+        return []
+    names = ", ".join(f"tint:colour{t.colour}:on:colour{t.under}:as:colour{t.shown}" for t in rules.tints)
+    return [
+        f"    # {names}",
+        "    if moved:",
+        "        dyn_tint(grid, out, dyn_TINTS, dyn_TINT_UNDERS, dyn_MOVER_COLOURS)",
     ]
 
 
@@ -179,7 +193,7 @@ def step_source(rules: WorldRules) -> str:
         "    moved = False",
         "    clicked = False",
     ]
-    lines += _move_lines(rules) + _restore_lines(rules) + _patrol_lines(rules) + _click_lines(rules)
+    lines += _move_lines(rules) + _restore_lines(rules) + _tint_lines(rules) + _patrol_lines(rules) + _click_lines(rules)
     lines.append("    changed = moved or clicked")
     lines += _tick_lines(rules)
     lines += [
@@ -212,7 +226,8 @@ def dynamics_source(rules: WorldRules, transitions: int, extra: Sequence[dict[st
         '"""\n'
     )
     parts = [header, hypotheses_source(rules, extra), "\n".join(_tables(rules)) + "\n",
-             step_source(rules), helper_source(HELPERS + (PATROL_HELPERS if rules.patrols else ()), "dyn_")]
+             step_source(rules), helper_source(HELPERS + (PATROL_HELPERS if rules.patrols else ())
+                                                + (TINT_HELPERS if rules.tints else ()), "dyn_")]
     return "\n\n".join(p.rstrip("\n") + "\n" for p in parts).rstrip("\n") + "\n" + entry_points(rules)
 
 

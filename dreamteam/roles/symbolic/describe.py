@@ -106,6 +106,10 @@ def describe(rules: WorldRules, transitions: Sequence[Transition]) -> list[Hypot
                        f"{p.actions} actions), along {len(p.routes)} learned route steps; the cell it leaves "
                        f"becomes colour {p.vacated}; sharing or swapping a cell with a mover is a touch",
                        p.evidence, p.against) for p in rules.patrols]
+    out += [Hypothesis(f"tint:colour{t.colour}:on:colour{t.under}:as:colour{t.shown}",
+                       f"a colour-{t.colour} object pushed onto colour {t.under} shows colour {t.shown} there (and "
+                       f"the cell it leaves shows colour {t.under} again); plain pushes onto colour {t.under} "
+                       f"compete", t.evidence, t.against) for t in rules.tints]
     for colour in rules.goals:
         ups = sum(1 for t in transitions if t.level_up)
         out.append(Hypothesis(f"goal:colour{colour}", f"a mover entering colour {colour} completes the level", ups))

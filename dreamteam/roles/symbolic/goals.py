@@ -5,10 +5,14 @@
 - `repeat-level-up-all:colourK`: every mover stands on colour K at once (K entered before a level-up),
   with what lies under the movers read from the level start; for levels that need all of several
   movers on their goals.
+- `repeat-level-up-each:colourK`: every object of the colours that entered K right before a level-up
+  stands on K at once (all blocks on targets, the player anywhere).
 - `enter:colourK`: a mover enters colour K that this mover has never entered (touch what has not been
   touched); tracked per mover, so a pushed block still has a goal where only the player has been.
 - `frontier`: a mover stands where it has never stood (explore).
-Movers are the colours seen moving rigidly in recent transitions.
+Movers are the colours seen moving rigidly in recent transitions. With tints learned by the world model
+(`tints`: (colour, under, shown) triples, a block that shows another colour on a target) a colour and the
+colours it shows are one mover, and a tinted cell counts as the colour under it.
 """
 
 from __future__ import annotations
@@ -110,9 +114,26 @@ def gather(transitions: Sequence[Transition], cache: MotionCache | None = None,
     return Evidence(movers, moves, frozenset(visited), frozenset(pairs), frozenset(before_up))
 
 
-def _enters(start: Array, colour: int, movers: frozenset[int]) -> Test:
+Tint = tuple[int, int, int]
+
+
+def _aliases(movers: Collection[int], tints: Sequence[Tint]) -> frozenset[int]:
+    """The movers and every colour they show when tinted (and what tinted colours stand for)."""
+    out = set(movers)
+    grown = True
+    while grown:
+        grown = False
+        for colour, _, shown in tints:
+            for a, b in ((colour, shown), (shown, colour)):
+                if a in out and b not in out:
+                    out.add(b)
+                    grown = True
+    return frozenset(out)
+
+
+def _enters(start: Array, colour: int, movers: frozenset[int], tints: Sequence[Tint] = ()) -> Test:
     was = start == colour
-    table = colour_table(movers)
+    table = colour_table(_aliases(movers, tints))
 
     def test(grid: Array, events: Sequence[str]) -> bool:
         return grid.shape == start.shape and bool(table[grid[was]].any())
@@ -133,14 +154,18 @@ def _names(movers: Collection[int]) -> str:
     return " or ".join(f"mover colour {m}" for m in sorted(movers))
 
 
-def _all_on(start: Array, colour: int, movers: frozenset[int], floor: Array) -> Test:
-    under = floor == colour
+def _all_on(start: Array, colour: int, movers: Collection[frozenset[int]], floor: Array,
+            tints: Sequence[Tint] = ()) -> Test:
+    """Every group of mover colours shows somewhere, and all its cells lie on `colour` (a tinted cell of the
+    level start counts as what it stands on)."""
+    under = colour_table({colour} | {s for _, u, s in tints if u == colour})[floor]
+    tables = [colour_table(group) for group in movers]
 
     def test(grid: Array, events: Sequence[str]) -> bool:
         if grid.shape != start.shape:
             return False
-        for m in movers:
-            cells = grid == m
+        for table in tables:
+            cells = table[grid]
             if not cells.any() or not under[cells].all():
                 return False
         return True
@@ -148,9 +173,9 @@ def _all_on(start: Array, colour: int, movers: frozenset[int], floor: Array) -> 
     return test
 
 
-def derive(evidence: Evidence, start: Array, floor: Array | None = None) -> list[SubGoal]:
+def derive(evidence: Evidence, start: Array, floor: Array | None = None, tints: Sequence[Tint] = ()) -> list[SubGoal]:
     """The sub-goals worth searching for from this grid, most important first (`floor`: the level start,
-    when the dynamics remembers it, for what lies under the movers)."""
+    when the dynamics remembers it, for what lies under the movers; `tints`: the world model's tints)."""
     goals = [SubGoal("level_up", "a rollout predicts the level is completed", 0,
                      lambda grid, events: "level_up" in events)]
     if not evidence.movers:
@@ -159,26 +184,43 @@ def derive(evidence: Evidence, start: Array, floor: Array | None = None) -> list
     shown = {int(c) for c in np.unique(start)}
     present = shown - set(evidence.movers) - {background}
     movers_here = shown & set(evidence.movers)
-    if floor is not None and floor.shape == start.shape and len(movers_here) >= 2:
-        for colour in sorted(evidence.level_up_entered & {int(c) for c in np.unique(floor)}):
-            goals.append(SubGoal(f"repeat-level-up-all:colour{colour}",
-                                 f"every mover ({_names(movers_here)}) on colour {colour} at once", 1,
-                                 _all_on(start, colour, frozenset(movers_here), floor)))
+    if floor is not None and floor.shape == start.shape:
+        goals += _all_on_goals(evidence, start, floor, movers_here, tints)
     for colour in sorted(present & evidence.level_up_entered):
         who = frozenset(m for m, c in evidence.level_up_pairs if c == colour and m in movers_here)
         if who:
             goals.append(SubGoal(f"repeat-level-up:colour{colour}",
                                  f"make {_names(who)} enter colour {colour}, as right before a level-up", 1,
-                                 _enters(start, colour, who)))
+                                 _enters(start, colour, who, tints)))
     counts = np.bincount(start.ravel().astype(np.intp) & 15, minlength=16)
     for colour in sorted(present - evidence.level_up_entered, key=lambda c: (counts[c], c)):
         who = frozenset(m for m in movers_here if (m, colour) not in evidence.pairs)
         if who:
             goals.append(SubGoal(f"enter:colour{colour}",
                                  f"make {_names(who)} enter colour {colour} (never touched by it yet)",
-                                 3, _enters(start, colour, who)))
+                                 3, _enters(start, colour, who, tints)))
     goals.append(SubGoal("frontier", "bring a mover to a position it has never occupied", 4,
                          _new_position(evidence, start)))
+    return goals
+
+
+def _all_on_goals(evidence: Evidence, start: Array, floor: Array, movers_here: Collection[int],
+                  tints: Sequence[Tint]) -> list[SubGoal]:
+    """`repeat-level-up-all` (every mover here on K) and `repeat-level-up-each` (every object of the colours
+    that entered K before a level-up on K) for each colour K entered right before a level-up."""
+    goals = []
+    shown = {int(c) for c in np.unique(start)}
+    for colour in sorted(evidence.level_up_entered & ({int(c) for c in np.unique(floor)} | {u for _, u, _ in tints})):
+        if len(movers_here) >= 2:
+            goals.append(SubGoal(f"repeat-level-up-all:colour{colour}",
+                                 f"every mover ({_names(movers_here)}) on colour {colour} at once", 1,
+                                 _all_on(start, colour, [frozenset({m}) for m in sorted(movers_here)], floor, tints)))
+        who = _aliases({m for m, c in evidence.level_up_pairs if c == colour}, tints) & shown
+        cells = int(colour_table(who)[start].sum())
+        if who and cells >= 2 and not set(movers_here) <= who:
+            goals.append(SubGoal(f"repeat-level-up-each:colour{colour}",
+                                 f"every object of {_names(who)} on colour {colour} at once", 1,
+                                 _all_on(start, colour, [who], floor, tints)))
     return goals
 
 

@@ -171,7 +171,8 @@ class InductiveAnswerer:
         evidence = gather(transitions, self.motions, ignore=frozenset(getattr(rollout, "patrols", ())))
         grid = rollout.grid(start)
         level_start = getattr(rollout, "level_start", None)
-        goals = derive(evidence, grid, level_start(start) if callable(level_start) else None)
+        goals = derive(evidence, grid, level_start(start) if callable(level_start) else None,
+                       tuple(getattr(rollout, "tints", ())))
         actions: list[Action] = [{"action": name} for name in simple_actions(available)]
         clicks = click_candidates(rollout, start) if clicks_available(available) else []
         actions += [click_action(rollout, *cell) for cell, _ in clicks[:MAX_CLICKS_IN_SEARCH]]

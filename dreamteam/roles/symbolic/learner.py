@@ -16,6 +16,7 @@ from dreamteam.roles.symbolic.model import Scene, WorldRules, apply_moves, apply
 from dreamteam.roles.symbolic.movers import background_colour, learn_moves
 from dreamteam.roles.symbolic.patrols import learn_patrols, window_changes
 from dreamteam.roles.symbolic.ticks import learn_ticks, tick_mask
+from dreamteam.roles.symbolic.tints import learn_tints, with_tinted_pushables
 
 MAX_SCENES = 8
 
@@ -74,7 +75,8 @@ def learn(transitions: Sequence[Transition], cache: MotionCache, hints: Sequence
     patrols = learn_patrols(transitions, background_colour(transitions))
     walking = {p.colour for p in patrols}
     moves = tuple(m for m in moves if m.colour not in walking)
-    rules = WorldRules(hints=hint_tuple, moves=moves, patrols=patrols)
+    tints = learn_tints(transitions, cache) if moves else ()
+    rules = WorldRules(hints=hint_tuple, moves=with_tinted_pushables(moves, tints), patrols=patrols, tints=tints)
     rules = replace(rules, click=learn_click(transitions), scenes=learn_scenes(transitions))
     restored, covers = learn_restored(transitions, rules)
     rules = replace(rules, restored=restored)

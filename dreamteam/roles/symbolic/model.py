@@ -1,7 +1,8 @@
 """The learned world model as data, and a Python interpreter of it that matches the generated dynamics.py.
 
 `step_rules` applies the rules in the same order as the `dyn_step` the code generator writes: RESET
-restores the nearest remembered scene; otherwise movers move, a click recolours, then counters tick.
+restores the nearest remembered scene; otherwise movers move (cells they left show what they covered, pushed
+objects show their tints), patrols step, a click recolours, then counters tick.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dreamteam.roles.symbolic.artifact_dyn import (
     lib_nearest_scene,
     lib_patrol,
     lib_tick,
+    lib_tint,
     lib_try_move,
     lib_try_slide,
 )
@@ -99,6 +101,18 @@ class PatrolRule:
 
 
 @dataclass(frozen=True, slots=True)
+class TintRule:
+    """A pushed `colour` object landing on `under` cells shows `shown` there (a block on a target)."""
+
+    colour: int
+    under: int
+    shown: int
+    mover: int
+    evidence: int = 0
+    against: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Scene:
     """A remembered frame (a level start): geometry, logical grid as hex rows, fill and residual pixels."""
 
@@ -143,11 +157,21 @@ class WorldRules:
     memo: tuple[tuple[str, Scene], ...] = ()
     restored: tuple[int, ...] = ()
     patrols: tuple[PatrolRule, ...] = ()
+    tints: tuple[TintRule, ...] = ()
     hypotheses: tuple[Hypothesis, ...] = field(default=())
 
     def mover_colours(self) -> list[int]:
         """Every colour a move rule moves or pushes, sorted."""
         return sorted({m.colour for m in self.moves} | {p for m in self.moves for p in m.pushable})
+
+    def tint_tables(self) -> tuple[dict[int, dict[int, int]], dict[int, int]]:
+        """(colour -> under -> shown, shown -> under) as the dicts dynamics.py holds."""
+        table: dict[int, dict[int, int]] = {}
+        unders: dict[int, int] = {}
+        for tint in self.tints:
+            table.setdefault(tint.colour, {})[tint.under] = tint.shown
+            unders.setdefault(tint.shown, tint.under)
+        return table, unders
 
     def movers(self, action: str) -> list[MoveRule]:
         """The move rules of one action, in colour order."""
@@ -216,6 +240,9 @@ def step_rules(
     if moved and rules.restored:
         lib_restore_covered(grid, out, [s.to_json() for s in rules.scenes], rules.mover_colours(),
                             list(rules.restored))
+    if moved and rules.tints:
+        table, unders = rules.tint_tables()
+        lib_tint(grid, out, table, unders, rules.mover_colours())
     apply_patrols(rules, grid, out, changes, entered)
     clicked = False
     if name == "ACTION6" and rules.click is not None:

@@ -59,6 +59,8 @@ class LogicalRollout:
         self.patrols = {int(p["colour"]) for p in namespace.get("dyn_PATROLS", []) if isinstance(p, Mapping)}
         """Patrol colours: with patrols a state is (grid, changes), since a patroller's next cell depends on
         where it came from; without, a state is the grid alone."""
+        self.tints = _tint_triples(namespace.get("dyn_TINTS"))
+        """(colour, under, shown) for every tint the dynamics holds (a block that looks different on a target)."""
 
     def start(self, frame: Array, history: Mapping[str, Any] | None = None) -> Any:
         """Decide the geometry with the module's own hints and downsample (with patrols, also the changes
@@ -151,6 +153,18 @@ class LogicalRollout:
     def grid(self, state: Any) -> Array:
         """The logical grid as an array."""
         return np.asarray(self._grid_of(state), dtype=np.int8)
+
+
+def _tint_triples(table: Any) -> tuple[tuple[int, int, int], ...]:
+    """dyn_TINTS ({colour: {under: shown}}) as triples; anything malformed reads as no tints."""
+    if not isinstance(table, Mapping):
+        return ()
+    out = []
+    for colour, row in table.items():
+        if isinstance(row, Mapping):
+            out += [(int(colour), int(under), int(shown)) for under, shown in row.items()
+                    if isinstance(under, int) and isinstance(shown, int)]
+    return tuple(out)
 
 
 class GenericRollout:
