@@ -308,7 +308,9 @@ class TeamLogic:
             "exploration": self.mem.exploration,
         })
         reset_ok = bool(self.mem.exploration.get("reset_helps"))
-        plan = tuple(a for a in (decision.plan if decision else ()) if self._allowed(a, reset_ok))
+        chosen = decision.plan if decision else ()
+        reset_first = bool(decision and decision.source not in ("probe", "fallback") and len(chosen) > 1)
+        plan = tuple(a for i, a in enumerate(chosen) if self._allowed(a, reset_ok or (reset_first and i == 0)))
         if not plan:
             plan = fallback_actions(self.mem.probes, obs.available_actions, self.rng)
             decision = Decision("DISCOVER", plan, "fallback", 0.0, "no usable plan from the leader")
@@ -330,7 +332,8 @@ class TeamLogic:
         return fatal
 
     def _allowed(self, action: Action, reset_ok: bool = False) -> bool:
-        """Available, and not a RESET unless the map says a level reset is the only way to anything new."""
+        """Available, and not a RESET unless the map says a level reset is the only way to anything new
+        (or `reset_ok` says so: a tactic that begins with a level reset)."""
         obs = self.mem.obs
         if obs is None:
             return False

@@ -25,7 +25,8 @@ def lib_vacated_cells(before: Any, out: Any, movers: Any) -> list[list[int]]:
 def lib_level_floor(grid: Any, scenes: Any) -> Any:
     """The logical grid of the remembered level start closest to `grid`, or None when none is close.
 
-    Close means at most a quarter of the cells differ (movers elsewhere, a few things changed since).
+    Close means at most a quarter of the cells differ (movers elsewhere, a few things changed since). Cells
+    a mover covered at the level start show what was seen under them (the scene's "under"), when known.
     """
     scene = lib_nearest_scene(grid, scenes)
     if scene is None:
@@ -36,6 +37,9 @@ def lib_level_floor(grid: Any, scenes: Any) -> Any:
     distance = sum(1 for y in range(len(grid)) for x in range(len(grid[0])) if grid[y][x] != floor[y][x])
     if 4 * distance > len(grid) * len(grid[0]):
         return None
+    for x, y, colour in scene.get("under", []):
+        if 0 <= y < len(floor) and 0 <= x < len(floor[0]):
+            floor[y][x] = colour
     return floor
 
 

@@ -6,7 +6,9 @@
   with what lies under the movers read from the level start; for levels that need all of several
   movers on their goals.
 - `repeat-level-up-each:colourK`: every object of the colours that entered K right before a level-up
-  stands on K at once (all blocks on targets, the player anywhere).
+  stands on K at once (all blocks on targets, the player anywhere). With several such objects, one of
+  them entering K (`repeat-level-up`) is then no longer taken to complete the level (priority 2), though
+  it is still tried when all at once cannot be reached.
 - `enter:colourK`: a mover enters colour K that this mover has never entered (touch what has not been
   touched); tracked per mover, so a pushed block still has a goal where only the player has been.
 - `frontier`: a mover stands where it has never stood (explore).
@@ -87,9 +89,10 @@ def _positions(grid: Array, movers: npt.NDArray[np.bool_]) -> frozenset[tuple[in
 
 
 def gather(transitions: Sequence[Transition], cache: MotionCache | None = None,
-           ignore: frozenset[int] = frozenset()) -> Evidence:
+           ignore: frozenset[int] = frozenset(), known: frozenset[int] = frozenset()) -> Evidence:
     """Movers, colours entered, colours entered before level-ups, and positions stood on; colours in
-    `ignore` (the world model's patrols, which move whatever the action) are not movers."""
+    `ignore` (the world model's patrols, which move whatever the action) are not movers, colours in `known`
+    (the world model's movers and pushed objects, learned from a longer history) are."""
     shifts: dict[tuple[str, int], tuple[int, int]] = {}
     pairs: set[tuple[int, int]] = set()
     for t in transitions:
@@ -99,7 +102,7 @@ def gather(transitions: Sequence[Transition], cache: MotionCache | None = None,
             if m.kind == "moved" and colour not in ignore:
                 shifts[(t.label, colour)] = (m.dx, m.dy)
                 pairs |= {(colour, c) for c in _entered(t, colour, (m.dx, m.dy))}
-    movers = frozenset(c for _, c in shifts)
+    movers = frozenset(c for _, c in shifts) | (known - ignore)
     before_up: set[tuple[int, int]] = set()
     for t in transitions:
         if t.level_up:
@@ -133,7 +136,7 @@ def _aliases(movers: Collection[int], tints: Sequence[Tint]) -> frozenset[int]:
 
 def _enters(start: Array, colour: int, movers: frozenset[int], tints: Sequence[Tint] = ()) -> Test:
     was = start == colour
-    table = colour_table(_aliases(movers, tints))
+    table = colour_table(_aliases(movers, tints) - {colour})
 
     def test(grid: Array, events: Sequence[str]) -> bool:
         return grid.shape == start.shape and bool(table[grid[was]].any())
@@ -156,9 +159,10 @@ def _names(movers: Collection[int]) -> str:
 
 def _all_on(start: Array, colour: int, movers: Collection[frozenset[int]], floor: Array,
             tints: Sequence[Tint] = ()) -> Test:
-    """Every group of mover colours shows somewhere, and all its cells lie on `colour` (a tinted cell of the
-    level start counts as what it stands on)."""
-    under = colour_table({colour} | {s for _, u, s in tints if u == colour})[floor]
+    """Every group of mover colours shows somewhere, and all its cells lie on `colour`: where the level start
+    or the current grid shows it (a tinted cell of the level start counts as what it stands on)."""
+    table = colour_table({colour} | {s for _, u, s in tints if u == colour})
+    under = table[floor] | (start == colour)
     tables = [colour_table(group) for group in movers]
 
     def test(grid: Array, events: Sequence[str]) -> bool:
@@ -182,16 +186,17 @@ def derive(evidence: Evidence, start: Array, floor: Array | None = None, tints: 
         return goals
     background = int(np.bincount(start.ravel().astype(np.intp) & 15).argmax())
     shown = {int(c) for c in np.unique(start)}
-    present = shown - set(evidence.movers) - {background}
+    present = shown - _aliases(evidence.movers, tints) - {background}
     movers_here = shown & set(evidence.movers)
     if floor is not None and floor.shape == start.shape:
         goals += _all_on_goals(evidence, start, floor, movers_here, tints)
+    several = {g.name.rsplit(":colour", 1)[1] for g in goals if g.name.startswith("repeat-level-up-each:")}
     for colour in sorted(present & evidence.level_up_entered):
         who = frozenset(m for m, c in evidence.level_up_pairs if c == colour and m in movers_here)
         if who:
             goals.append(SubGoal(f"repeat-level-up:colour{colour}",
-                                 f"make {_names(who)} enter colour {colour}, as right before a level-up", 1,
-                                 _enters(start, colour, who, tints)))
+                                 f"make {_names(who)} enter colour {colour}, as right before a level-up",
+                                 2 if str(colour) in several else 1, _enters(start, colour, who, tints)))
     counts = np.bincount(start.ravel().astype(np.intp) & 15, minlength=16)
     for colour in sorted(present - evidence.level_up_entered, key=lambda c: (counts[c], c)):
         who = frozenset(m for m in movers_here if (m, colour) not in evidence.pairs)

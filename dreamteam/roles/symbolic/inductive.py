@@ -27,7 +27,7 @@ from dreamteam.roles.symbolic.evidence import MotionCache, Transition, action_la
 from dreamteam.roles.symbolic.frames import Array, DisplayCache, LogicalFrame, logical
 from dreamteam.roles.symbolic.goals import SubGoal, derive, gather, uniform_goals
 from dreamteam.roles.symbolic.linear import uniform_plans
-from dreamteam.roles.symbolic.rollout import Action, Rollout, click_action, rollout_for
+from dreamteam.roles.symbolic.rollout import Action, LogicalRollout, Rollout, click_action, rollout_for
 from dreamteam.roles.symbolic.search import (
     DEEP_LIMITS,
     SearchLimits,
@@ -47,6 +47,9 @@ level-completing sub-goal, and at most once per (world model, frame))."""
 DEEP_MEMORY = 256
 COMPLETING = 1
 """Sub-goals of this priority or lower complete a level (a predicted level-up, a repeated level-up)."""
+DEEP_GOALS = 3
+"""A deep search also looks for the sub-goals up to this priority that the quick search missed (touch what
+has not been touched: a block that must be pushed a long way to a target), but not for new positions."""
 
 
 def simple_actions(available: Sequence[Any]) -> list[str]:
@@ -124,6 +127,11 @@ class InductiveAnswerer:
         self._deep_found: dict[tuple[int, Any], dict[str, list[Action]]] = {}
         """Deep-search results by (world model, frame), found plans or none: never searched twice."""
         self._since_deep = DEEP_EVERY
+        self._deep_led = False
+        self._deep_now: set[str] = set()
+        """The sub-goals the deep search of the current search reached (empty when none ran)."""
+        """Whether the last top tactic came from a deep search: when it is cut short (a surprise, a new world
+        model), the next search may search deep again at once rather than wait `DEEP_EVERY` searches."""
         self.artifacts = ArtifactCache()
         self.displays = DisplayCache(size=256)
         self.motions = MotionCache(size=512)
@@ -168,7 +176,8 @@ class InductiveAnswerer:
         available = list_of(ctx, "available_actions")
         raw = list_of(ctx, "transitions")[-60:] + list_of(ctx, "level_ups")
         transitions = self.logicals.decode(raw, [list(rollout.geometry)], self.displays)
-        evidence = gather(transitions, self.motions, ignore=frozenset(getattr(rollout, "patrols", ())))
+        evidence = gather(transitions, self.motions, ignore=frozenset(getattr(rollout, "patrols", ())),
+                          known=frozenset(getattr(rollout, "movers", ())))
         grid = rollout.grid(start)
         level_start = getattr(rollout, "level_start", None)
         goals = derive(evidence, grid, level_start(start) if callable(level_start) else None,
@@ -197,6 +206,7 @@ class InductiveAnswerer:
                     "match-target", "make the clickable canvas equal the target panel", plan,
                     f"canvas {list(box)} shows the pattern of panel {list(target)}"))
         tactics = tactics[:MAX_TACTICS]
+        self._deep_led = bool(tactics) and tactics[0]["name"] in self._deep_now
         self._remember(rollout, start, source_key, tactics)
         source = strategy_source(evidence, goals, found)
         notes = (f"{len(goals)} sub-goals, {len(found)} reached in {expanded} predicted steps; "
@@ -206,26 +216,33 @@ class InductiveAnswerer:
     def _deepen(self, rollout: Rollout, start: Any, actions: Sequence[Action], goals: Sequence[SubGoal],
                 found: dict[str, list[Action]], expanded: int, source_key: int, cap: int | None,
                 ) -> tuple[dict[str, list[Action]], int]:
-        """A deep search for the level-completing sub-goals when the quick search reached none of them.
+        """A deep search for the level-completing sub-goals when the quick search reached none of them
+        (and, while at it, for the other missed sub-goals up to `DEEP_GOALS`). With symbolic dynamics it
+        may also reset the level (to the remembered level start): a block stuck in a corner needs it.
 
         Rare by construction: at most once per (world model, frame) and every `DEEP_EVERY` searches, so
         the per-step cost stays that of the quick search while long puzzles still get solved."""
         self._since_deep += 1
+        self._deep_now = set()
         completing = [g for g in goals if g.priority <= COMPLETING]
         if self.deep is None or not completing or any(g.name in found for g in completing):
             return found, expanded
         tried = (source_key, rollout.key(start))
         if tried in self._deep_found:
+            self._deep_now = set(self._deep_found[tried])
             return {**found, **self._deep_found[tried]}, expanded
-        if self._since_deep < DEEP_EVERY:
+        if self._since_deep < DEEP_EVERY and not self._deep_led:
             return found, expanded
         self._since_deep = 0
         depth = self.deep.depth if cap is None else min(self.deep.depth, cap)
         limits = SearchLimits(self.deep.nodes, depth, self.deep.seconds)
-        deep, more = breadth_first(rollout, start, actions, completing, limits)
+        wanted = [g for g in goals if g.priority <= DEEP_GOALS and g.name not in found]
+        resets = [{"action": "RESET"}] if isinstance(rollout, LogicalRollout) else []
+        deep, more = breadth_first(rollout, start, [*actions, *resets], wanted, limits)
         if len(self._deep_found) >= DEEP_MEMORY:
             self._deep_found.clear()
         self._deep_found[tried] = deep
+        self._deep_now = set(deep)
         return {**found, **deep}, expanded + more
 
     def _remember(self, rollout: Rollout, start: Any, source_key: int, tactics: Sequence[dict[str, Any]]) -> None:

@@ -6,7 +6,8 @@ Request context (task "decide", surface = leader.json):
     exploration ({"actions": path to the nearest untested action, "steps_since_new_state": n})
 Reply: {"goal", "plan", "source", "confidence", "reason"}.
 
-Rules: plans with a predicted-fatal action or a RESET are dropped (the harness resets after a loss).
+Rules: plans with a predicted-fatal action or a RESET are dropped (the harness resets after a loss), except
+a tactic that begins with a RESET (its search found a level reset the cheapest way to its sub-goal).
 When no new state has been seen for `stale_after` steps (from the context, else `stale`, 12), the team is grinding: the leader walks to the
 nearest untested action (DISCOVER), whatever the tactics say, until something new shows up; when nothing
 untested is reachable but the level's start has some (`reset_helps`), it resets the level.
@@ -34,14 +35,19 @@ def _fatal(ctx: Mapping[str, Any]) -> set[str]:
     return {label(a) for a in list_of(ctx, "fatal_actions")}
 
 
-def _usable(items: Sequence[Any], fatal: set[str], budget: int | None) -> list[Mapping[str, Any]]:
-    """Proposals whose plan is non-empty, has no fatal action or RESET, and fits the budget."""
+def _usable(items: Sequence[Any], fatal: set[str], budget: int | None,
+            reset_first: bool = False) -> list[Mapping[str, Any]]:
+    """Proposals whose plan is non-empty, has no fatal action or RESET, and fits the budget (with
+    `reset_first`, a plan may begin with a RESET that more actions follow: a level reset the search found
+    to be the cheapest way to a sub-goal)."""
     out: list[Mapping[str, Any]] = []
     for item in items:
         actions = item.get("actions") if isinstance(item, Mapping) else None
         if not actions:
             continue
         names = [label(a) for a in actions]
+        if reset_first and len(names) > 1 and names[0] == "RESET":
+            names = names[1:]
         if any(n in fatal or n == "RESET" or n.split("@")[0] in fatal for n in names):
             continue
         out.append({**item, "actions": list(actions)[:budget] if budget else list(actions)})
@@ -77,7 +83,7 @@ class LeaderAnswerer:
         ctx = request.context
         budget = ctx.get("budget_left") if isinstance(ctx.get("budget_left"), int) else None
         fatal = _fatal(ctx)
-        tactics = _usable(list_of(ctx, "tactics"), fatal, budget)
+        tactics = _usable(list_of(ctx, "tactics"), fatal, budget, reset_first=True)
         probes = _usable(list_of(ctx, "probes"), fatal, budget)
         accuracy = float(ctx.get("prediction_accuracy") or 0.0)
         looping = _looping(ctx)

@@ -5,12 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+import numpy as np
+
 from dreamteam.codec import encode_grid
+from dreamteam.roles.symbolic.artifact_dyn import lib_unhex
 from dreamteam.roles.symbolic.artifact_lib import lib_background, lib_leftover
 from dreamteam.roles.symbolic.clicks import learn_click
 from dreamteam.roles.symbolic.describe import describe, describe_covers
 from dreamteam.roles.symbolic.evidence import MotionCache, Transition
 from dreamteam.roles.symbolic.frames import LogicalFrame
+from dreamteam.roles.symbolic.goals import colour_table
 from dreamteam.roles.symbolic.layers import learn_restored
 from dreamteam.roles.symbolic.model import Scene, WorldRules, apply_moves, apply_patrols
 from dreamteam.roles.symbolic.movers import background_colour, learn_moves
@@ -45,6 +49,43 @@ def learn_scenes(transitions: Sequence[Transition]) -> tuple[Scene, ...]:
     return tuple(scenes.values())[-MAX_SCENES:]
 
 
+def learn_unders(transitions: Sequence[Transition], scenes: Sequence[Scene], movers: Sequence[int]) -> tuple[Scene, ...]:
+    """Scenes with what lies under their movers: a cell a mover covered at the level start, seen with another
+    colour once a mover left it (the latest sighting wins), in the scene `lib_level_floor` picks."""
+    if not scenes or not movers:
+        return tuple(scenes)
+    grids = [np.array(lib_unhex(list(s.grid)), dtype=np.int8) for s in scenes]
+    table = colour_table(movers)
+    found: list[dict[tuple[int, int], int]] = [{} for _ in scenes]
+    for t in transitions:
+        if not t.local:
+            continue
+        before, after = t.before.grid, t.after.grid
+        left = table[before] & ~table[after]
+        if not left.any():
+            continue
+        index = _nearest(before, grids)
+        if index is None:
+            continue
+        for y, x in np.argwhere(left & table[grids[index]]).tolist():
+            found[index][(x, y)] = int(after[y, x])
+    return tuple(replace(s, under=tuple(sorted((x, y, c) for (x, y), c in f.items()))) if f else s
+                 for s, f in zip(scenes, found, strict=True))
+
+
+def _nearest(grid: np.ndarray, scenes: Sequence[np.ndarray]) -> int | None:
+    """The index of the scene `lib_level_floor` would take as the floor of `grid` (closest, first on ties,
+    at most a quarter of the cells different), or None."""
+    best, distance = None, -1
+    for i, scene in enumerate(scenes):
+        if scene.shape != grid.shape:
+            continue
+        d = int((scene != grid).sum())
+        if best is None or d < distance:
+            best, distance = i, d
+    return best if best is not None and 4 * distance <= grid.size else None
+
+
 def learn_touches(transitions: Sequence[Transition], rules: WorldRules) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(goal colours, fatal colours): entered just before a level-up / a game over and never otherwise."""
     safe: set[int] = set()
@@ -77,7 +118,8 @@ def learn(transitions: Sequence[Transition], cache: MotionCache, hints: Sequence
     moves = tuple(m for m in moves if m.colour not in walking)
     tints = learn_tints(transitions, cache) if moves else ()
     rules = WorldRules(hints=hint_tuple, moves=with_tinted_pushables(moves, tints), patrols=patrols, tints=tints)
-    rules = replace(rules, click=learn_click(transitions), scenes=learn_scenes(transitions))
+    scenes = learn_unders(transitions, learn_scenes(transitions), rules.mover_colours())
+    rules = replace(rules, click=learn_click(transitions), scenes=scenes)
     restored, covers = learn_restored(transitions, rules)
     rules = replace(rules, restored=restored)
     ticks = tuple(learn_ticks(transitions, rules))

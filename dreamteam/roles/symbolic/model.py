@@ -114,17 +114,22 @@ class TintRule:
 
 @dataclass(frozen=True, slots=True)
 class Scene:
-    """A remembered frame (a level start): geometry, logical grid as hex rows, fill and residual pixels."""
+    """A remembered frame (a level start): geometry, logical grid as hex rows, fill and residual pixels, and
+    `under`: (x, y, colour) for cells a mover covered at the start, with the colour seen there once it left."""
 
     geometry: tuple[int, int, int]
     grid: tuple[str, ...]
     fill: int
     residual: tuple[tuple[int, int, int], ...] = ()
+    under: tuple[tuple[int, int, int], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        """The dict form stored in dynamics.py."""
-        return {"geometry": list(self.geometry), "grid": list(self.grid), "fill": self.fill,
-                "residual": [list(p) for p in self.residual]}
+        """The dict form stored in dynamics.py ("under" only when something was seen under a mover)."""
+        out: dict[str, Any] = {"geometry": list(self.geometry), "grid": list(self.grid), "fill": self.fill,
+                               "residual": [list(p) for p in self.residual]}
+        if self.under:
+            out["under"] = [list(p) for p in self.under]
+        return out
 
 
 @dataclass(frozen=True, slots=True)

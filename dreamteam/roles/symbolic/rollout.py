@@ -59,6 +59,8 @@ class LogicalRollout:
         self.patrols = {int(p["colour"]) for p in namespace.get("dyn_PATROLS", []) if isinstance(p, Mapping)}
         """Patrol colours: with patrols a state is (grid, changes), since a patroller's next cell depends on
         where it came from; without, a state is the grid alone."""
+        self.movers = {int(c) for c in namespace.get("dyn_MOVER_COLOURS", []) if isinstance(c, int)}
+        """Colours the dynamics moves or pushes (the movers the world model knows, however long ago seen)."""
         self.tints = _tint_triples(namespace.get("dyn_TINTS"))
         """(colour, under, shown) for every tint the dynamics holds (a block that looks different on a target)."""
 
@@ -105,13 +107,23 @@ class LogicalRollout:
         h = {"changes": [list(c) for c in state[1]]} if self.patrols else {}
         result = self.ns["dyn_step"]([list(row) for row in grid], h, dict(action), list(self.geometry))
         if "grid" not in result:
-            return None
+            return self._reset(grid, result) if action.get("action") == "RESET" else None
         following = tuple(tuple(row) for row in result["grid"])
         events = tuple(str(e) for e in result.get("events", []))
         if not self.patrols:
             return following, events
         changes = lib_changes(lib_hex(grid), [list(row) for row in following])
         return (following, self._moved(changes)), events
+
+    def _reset(self, grid: Any, result: Mapping[str, Any]) -> tuple[Any, tuple[str, ...]] | None:
+        """A RESET's predicted level start as the next state, when it has this state's size and geometry."""
+        scene = result.get("scene")
+        if not isinstance(scene, Mapping) or [int(v) for v in scene.get("geometry", [])] != list(self.geometry):
+            return None
+        following = tuple(tuple(row) for row in lib_unhex(scene["grid"]))
+        if len(following) != len(grid) or (following and len(following[0]) != len(grid[0])):
+            return None
+        return (following, ()) if self.patrols else following, ()
 
     def level_start(self, state: Any) -> Array | None:
         """The logical grid the dynamics predicts a RESET would show (its remembered level start), when it

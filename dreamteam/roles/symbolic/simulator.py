@@ -10,7 +10,8 @@ Reply: {"patch": new dynamics.py or null, "notes": text}. Notes end with a line
 `entities: {...}` (JSON: role -> {"colours": [...]}) that the symbolic observer reads as feedback.
 
 A patch is proposed only when, replayed here in plain Python over the window, it predicts strictly more
-transitions than the current dynamics and breaks none that the current one gets right; a transition it
+transitions than the current dynamics (or as many, with more level-up/game-over flags right or a level start
+the current one does not remember) and breaks none that the current one gets right; a transition it
 would break is kept as a remembered exception (dyn_MEMO) so the harness's no-regression gate can pass.
 Exceptions must be paid for by the gain, except those for transitions of levels already completed: a new
 level may change a rule's details (a shorter colour cycle, another click pattern), and the rules should
@@ -66,6 +67,14 @@ def entity_notes(rules: WorldRules) -> dict[str, dict[str, list[int]]]:
         "counter": sorted({t.source for t in rules.ticks}),
     }
     return {role: {"colours": colours} for role, colours in roles.items() if colours}
+
+
+def new_scene(surface: str, rules: WorldRules) -> bool:
+    """Whether `rules` remember a level start the current dynamics does not (a level just began: RESET and
+    the search's level resets need it, though no transition of the window tells the two models apart)."""
+    known = assigned_literal(surface, "dyn_SCENES")
+    known_list = known if isinstance(known, list) else []
+    return any(scene.to_json() not in known_list for scene in rules.scenes)
 
 
 class SimulatorAnswerer:
@@ -136,7 +145,7 @@ class SimulatorAnswerer:
         summary = (f"{len(rules.hypotheses)} hypotheses; predicts {sum(new)}/{len(transitions)} transitions "
                    f"of the window (current dynamics: {sum(old)}); {event_gain:+d} level-up/game-over flags")
         gain = sum(new) - sum(old)
-        better = gain > 0 or (gain == 0 and event_gain > 0)
+        better = gain > 0 or (gain == 0 and (event_gain > 0 or (event_gain == 0 and new_scene(request.surface, rules))))
         last_level_up = max((t.step for t in transitions if t.level_up), default=-1)
         past = sum(1 for t in broken if t.step <= last_level_up)
         if still_broken or not better or len(rules.memo) - past > max(MIN_MEMO_ALLOWANCE, gain):
