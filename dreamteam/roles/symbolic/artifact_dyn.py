@@ -46,14 +46,17 @@ def lib_shift(grid: Any, cells: Any, dx: int, dy: int, colour: int, vacated: int
         grid[y + dy][x + dx] = colour
 
 
-def lib_push(grid: Any, seeds: Any, dx: int, dy: int, stoppers: Any, vacated: int) -> bool:
-    """Push the objects containing the `seeds` cells one step; False (and no change) when they cannot move."""
+def lib_push(grid: Any, seeds: Any, dx: int, dy: int, stoppers: Any, vacated: int, single: bool = False) -> bool:
+    """Push the objects containing the `seeds` cells one step; False (and no change) when they cannot move.
+
+    An object is the seed's one-colour region, or with `single` the seed cell alone (blocks of one colour
+    side by side are separate objects, and one stops another)."""
     moves = []
     taken = set()
     for sx, sy in seeds:
         if (sx, sy) in taken:
             continue
-        cells = lib_component(grid, sx, sy)
+        cells = [[sx, sy]] if single else lib_component(grid, sx, sy)
         for x, y in cells:
             taken.add((x, y))
         moves.append(cells)
@@ -69,7 +72,8 @@ def lib_push(grid: Any, seeds: Any, dx: int, dy: int, stoppers: Any, vacated: in
     return True
 
 
-def lib_move(grid: Any, colour: int, dx: int, dy: int, blockers: Any, pushable: Any, vacated: int) -> Any:
+def lib_move(grid: Any, colour: int, dx: int, dy: int, blockers: Any, pushable: Any, vacated: int,
+             single: bool = False) -> Any:
     """Move every cell of `colour` by (dx, dy); the colours it enters, or None when blocked or absent."""
     cells = lib_cells_of(grid, colour)
     if not cells:
@@ -90,7 +94,7 @@ def lib_move(grid: Any, colour: int, dx: int, dy: int, blockers: Any, pushable: 
             pushed.append([tx, ty])
         elif target not in entered:
             entered.append(target)
-    if pushed and not lib_push(grid, pushed, dx, dy, list(blockers) + list(pushable) + [colour], vacated):
+    if pushed and not lib_push(grid, pushed, dx, dy, list(blockers) + list(pushable) + [colour], vacated, single):
         return None
     lib_shift(grid, cells, dx, dy, colour, vacated)
     return entered
@@ -219,9 +223,9 @@ def lib_memo_key(grid: Any, a: Any) -> str:
 
 
 def lib_try_move(grid: Any, colour: int, dx: int, dy: int, blockers: Any, pushable: Any, vacated: int,
-                 entered: Any) -> bool:
+                 entered: Any, single: bool = False) -> bool:
     """`lib_move`, collecting the entered colours into `entered`; True when the colour moved."""
-    result = lib_move(grid, colour, dx, dy, blockers, pushable, vacated)
+    result = lib_move(grid, colour, dx, dy, blockers, pushable, vacated, single)
     if result is None:
         return False
     entered.extend(result)
@@ -229,11 +233,11 @@ def lib_try_move(grid: Any, colour: int, dx: int, dy: int, blockers: Any, pushab
 
 
 def lib_try_slide(grid: Any, colour: int, dx: int, dy: int, blockers: Any, pushable: Any, vacated: int,
-                  entered: Any) -> bool:
+                  entered: Any, single: bool = False) -> bool:
     """Step `colour` by (dx, dy) until it is blocked (at most one grid side); True when it moved at all."""
     steps = 0
     limit = max(len(grid), len(grid[0]))
-    while steps < limit and lib_try_move(grid, colour, dx, dy, blockers, pushable, vacated, entered):
+    while steps < limit and lib_try_move(grid, colour, dx, dy, blockers, pushable, vacated, entered, single):
         steps = steps + 1
     return steps > 0
 

@@ -120,8 +120,9 @@ def _move_lines(rules: WorldRules) -> list[str]:
         for m in rules.movers(action):
             kind, helper = ("slide", "dyn_try_slide") if m.slide else ("move", "dyn_try_move")
             lines.append(f"        # {kind}:{action}:colour{m.colour}")
+            single = ", True" if m.single else ""
             lines.append(f"        moved = {helper}(out, {m.colour}, {m.dx}, {m.dy}, {list(m.blockers)}, "
-                         f"{list(m.pushable)}, {m.vacated}, entered) or moved")
+                         f"{list(m.pushable)}, {m.vacated}, entered{single}) or moved")
     return lines
 
 

@@ -33,6 +33,12 @@ def describe_move(rule: MoveRule) -> list[Hypothesis]:
         out.append(Hypothesis(f"push:colour{c}:colour{pushed}",
                               f"colour {c} pushes colour-{pushed} objects one step unless they are blocked",
                               rule.moved))
+    if any(rule.single_fits):
+        right, against = rule.single_fits
+        out.append(Hypothesis(f"push-unit:colour{c}:cell",
+                              f"colour {c} pushes one cell at a time: same-colour blocks side by side are separate "
+                              f"objects and one stops another (the one-colour-region reading fit {against} pushes)",
+                              right, against, "adopted" if rule.single else "competing" if right else "refuted"))
     if rule.edge_stops:
         out.append(Hypothesis(f"edge:{rule.action}:colour{c}",
                               f"colour {c} cannot leave the grid on {rule.action}", rule.edge_stops))

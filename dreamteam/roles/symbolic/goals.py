@@ -19,6 +19,8 @@ colours it shows are one mover, and a tinted cell counts as the colour under it.
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
@@ -39,6 +41,8 @@ class SubGoal:
     description: str
     priority: int
     test: Test = field(compare=False)
+    estimate: Callable[[Array], float] | None = field(default=None, compare=False)
+    """How far a grid is from the sub-goal (0 when reached), for a best-first search; None when unknown."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,12 +161,62 @@ def _names(movers: Collection[int]) -> str:
     return " or ".join(f"mover colour {m}" for m in sorted(movers))
 
 
+def _on_cells(start: Array, colour: int, floor: Array, tints: Sequence[Tint]) -> npt.NDArray[np.bool_]:
+    """Cells that count as colour K: where the level start or the current grid shows it, or the level start
+    shows a tint of something standing on it."""
+    table = colour_table({colour} | {s for _, u, s in tints if u == colour})
+    under: npt.NDArray[np.bool_] = table[floor] | (start == colour)
+    return under
+
+
+MAX_PAIRINGS = 120
+"""While there are at most this many ways to pair the cells off their goal with distinct free goal cells,
+the estimate tries them all; above it, each cell counts its nearest goal cell."""
+
+
+def _distance_to(start: Array, colour: int, group: frozenset[int], floor: Array, tints: Sequence[Tint],
+                 pushers: Collection[int] = ()) -> Callable[[Array], float]:
+    """The estimate of `repeat-level-up-each`: the Manhattan steps that bring the group's cells off colour K
+    onto distinct free K cells, plus the steps the nearest other mover (`pushers`) needs to reach one of them."""
+    under = _on_cells(start, colour, floor, tints)
+    table = colour_table(group)
+    others = colour_table(pushers)
+
+    def estimate(grid: Array) -> float:
+        if grid.shape != start.shape:
+            return 0.0
+        mine = table[grid]
+        cy, cx = np.nonzero(mine & ~under)
+        if not len(cx):
+            return 0.0
+        ys, xs = np.nonzero(under & ~mine)
+        if not len(xs):
+            return float(grid.size)
+        steps = np.abs(cx[:, None] - xs[None, :]) + np.abs(cy[:, None] - ys[None, :])
+        pairings = math.perm(len(xs), len(cx)) if len(cx) <= len(xs) else MAX_PAIRINGS + 1
+        total = _matched(steps) if pairings <= MAX_PAIRINGS else float(steps.min(axis=1).sum())
+        py, px = np.nonzero(others[grid])
+        if len(px):
+            total += float((np.abs(px[:, None] - cx[None, :]) + np.abs(py[:, None] - cy[None, :])).min()) - 1.0
+        return total
+
+    return estimate
+
+
+def _matched(steps: npt.NDArray[np.intp]) -> float:
+    """The least total of steps[i, j] over pairings of every row with a distinct column."""
+    rows, cols = steps.shape
+    best = float("inf")
+    for chosen in itertools.permutations(range(cols), rows):
+        best = min(best, float(steps[np.arange(rows), list(chosen)].sum()))
+    return best
+
+
 def _all_on(start: Array, colour: int, movers: Collection[frozenset[int]], floor: Array,
             tints: Sequence[Tint] = ()) -> Test:
     """Every group of mover colours shows somewhere, and all its cells lie on `colour`: where the level start
     or the current grid shows it (a tinted cell of the level start counts as what it stands on)."""
-    table = colour_table({colour} | {s for _, u, s in tints if u == colour})
-    under = table[floor] | (start == colour)
+    under = _on_cells(start, colour, floor, tints)
     tables = [colour_table(group) for group in movers]
 
     def test(grid: Array, events: Sequence[str]) -> bool:
@@ -225,7 +279,8 @@ def _all_on_goals(evidence: Evidence, start: Array, floor: Array, movers_here: C
         if who and cells >= 2 and not set(movers_here) <= who:
             goals.append(SubGoal(f"repeat-level-up-each:colour{colour}",
                                  f"every object of {_names(who)} on colour {colour} at once", 1,
-                                 _all_on(start, colour, [who], floor, tints)))
+                                 _all_on(start, colour, [who], floor, tints),
+                                 _distance_to(start, colour, who, floor, tints, set(movers_here) - who)))
     return goals
 
 

@@ -30,7 +30,9 @@ from dreamteam.roles.symbolic.linear import uniform_plans
 from dreamteam.roles.symbolic.rollout import Action, LogicalRollout, Rollout, click_action, rollout_for
 from dreamteam.roles.symbolic.search import (
     DEEP_LIMITS,
+    ESTIMATED_LIMITS,
     SearchLimits,
+    best_first,
     breadth_first,
     canvas_plan,
     click_candidates,
@@ -239,6 +241,14 @@ class InductiveAnswerer:
         wanted = [g for g in goals if g.priority <= DEEP_GOALS and g.name not in found]
         resets = [{"action": "RESET"}] if isinstance(rollout, LogicalRollout) else []
         deep, more = breadth_first(rollout, start, [*actions, *resets], wanted, limits)
+        for goal in wanted:
+            if goal.name not in deep and goal.estimate is not None and goal.priority <= COMPLETING:
+                guided = SearchLimits(ESTIMATED_LIMITS.nodes, ESTIMATED_LIMITS.depth if cap is None else
+                                      min(ESTIMATED_LIMITS.depth, cap), ESTIMATED_LIMITS.seconds)
+                plan, steps = best_first(rollout, start, [*actions, *resets], goal, guided)
+                more += steps
+                if plan is not None:
+                    deep[goal.name] = plan
         if len(self._deep_found) >= DEEP_MEMORY:
             self._deep_found.clear()
         self._deep_found[tried] = deep

@@ -20,7 +20,7 @@ from dreamteam.roles.symbolic.model import Scene, WorldRules, apply_moves, apply
 from dreamteam.roles.symbolic.movers import background_colour, learn_moves
 from dreamteam.roles.symbolic.patrols import learn_patrols, window_changes
 from dreamteam.roles.symbolic.ticks import learn_ticks, tick_mask
-from dreamteam.roles.symbolic.tints import learn_tints, with_tinted_pushables
+from dreamteam.roles.symbolic.tints import learn_single_pushes, learn_tints, with_tinted_pushables
 
 MAX_SCENES = 8
 
@@ -117,7 +117,8 @@ def learn(transitions: Sequence[Transition], cache: MotionCache, hints: Sequence
     walking = {p.colour for p in patrols}
     moves = tuple(m for m in moves if m.colour not in walking)
     tints = learn_tints(transitions, cache) if moves else ()
-    rules = WorldRules(hints=hint_tuple, moves=with_tinted_pushables(moves, tints), patrols=patrols, tints=tints)
+    moves = learn_single_pushes(transitions, with_tinted_pushables(moves, tints))
+    rules = WorldRules(hints=hint_tuple, moves=moves, patrols=patrols, tints=tints)
     scenes = learn_unders(transitions, learn_scenes(transitions), rules.mover_colours())
     rules = replace(rules, click=learn_click(transitions), scenes=scenes)
     restored, covers = learn_restored(transitions, rules)

@@ -46,6 +46,10 @@ class MoveRule:
     stops: tuple[int, ...] = ()
     edge_stops: int = 0
     slide: bool = False
+    single: bool = False
+    """Pushed objects are single cells (same-colour blocks side by side stay apart), not one-colour regions."""
+    single_fits: tuple[int, int] = (0, 0)
+    """Pushes the single-cell reading predicted right where the region reading did not, and the reverse."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,7 +214,7 @@ def apply_moves(rules: WorldRules, grid: list[list[int]], action: str) -> tuple[
     for rule in rules.movers(action):
         step = lib_try_slide if rule.slide else lib_try_move
         moved = step(grid, rule.colour, rule.dx, rule.dy, list(rule.blockers), list(rule.pushable), rule.vacated,
-                     entered) or moved
+                     entered, rule.single) or moved
     return moved, entered
 
 

@@ -1,8 +1,10 @@
-"""Search over predicted rollouts: breadth-first for the shortest plan to each sub-goal, and a
-click planner that makes a clickable canvas match a displayed target panel."""
+"""Search over predicted rollouts: breadth-first for the shortest plan to each sub-goal, weighted A* for a
+sub-goal that can estimate how far a grid is from it (several blocks onto their targets), and a click
+planner that makes a clickable canvas match a displayed target panel."""
 
 from __future__ import annotations
 
+import heapq
 import time
 from collections import deque
 from collections.abc import Sequence
@@ -40,6 +42,10 @@ def breadth_first(rollout: Rollout, start: Any, actions: Sequence[Action], goals
                   limits: SearchLimits) -> tuple[dict[str, list[Action]], int]:
     """The shortest predicted plan to each reachable sub-goal, and how many steps were predicted.
 
+    A state seen before is not expanded again, but a step into it that raises events (a level-up) is still
+    tested against the goals: events belong to the step, not the state. A RESET's level start is never a
+    sub-goal reached by itself (a plan may pass through it).
+
     Nodes keep a parent link instead of their whole plan, so a deep search stays small in memory."""
     deadline = time.perf_counter() + limits.seconds
     links: list[tuple[int, Action | None]] = [(-1, None)]
@@ -58,18 +64,69 @@ def breadth_first(rollout: Rollout, start: Any, actions: Sequence[Action], goals
                 continue
             following, events = result
             key = rollout.key(following)
-            if key in seen:
+            if key in seen and not events:
                 continue
+            fresh = key not in seen
             seen.add(key)
             links.append((node, action))
             child = len(links) - 1
-            grid = rollout.grid(following)
-            for goal in goals:
-                if goal.name not in found and goal.test(grid, events):
-                    found[goal.name] = _plan(links, child)
-            if "level_up" not in events:
+            if action.get("action") != "RESET":
+                grid = rollout.grid(following)
+                for goal in goals:
+                    if goal.name not in found and goal.test(grid, events):
+                        found[goal.name] = _plan(links, child)
+            if fresh and "level_up" not in events:
                 queue.append((following, child, length + 1))
     return found, expanded
+
+
+ESTIMATED_LIMITS = SearchLimits(nodes=60_000, depth=200, seconds=4.0)
+"""The best-first search that follows a deep search for a sub-goal with an estimate it did not reach
+(several blocks to place need long plans: tens of thousands of predicted steps, a few seconds, rarely)."""
+WEIGHT = 3.0
+"""How much the estimate counts against the plan length in `best_first` (above 1: faster, less short)."""
+
+
+def best_first(rollout: Rollout, start: Any, actions: Sequence[Action], goal: SubGoal,
+               limits: SearchLimits) -> tuple[list[Action] | None, int]:
+    """A plan to `goal` by weighted A* over predicted steps (priority: length + WEIGHT * the goal's estimate),
+    and how many steps were predicted; None when the limits ran out first or the goal has no estimate.
+
+    Breadth-first search visits every arrangement of several pushed blocks; the estimate (each block's
+    distance to the nearest target) steers the search towards arrangements nearer the goal instead."""
+    estimate = goal.estimate
+    if estimate is None:
+        return None, 0
+    deadline = time.perf_counter() + limits.seconds
+    links: list[tuple[int, Action | None]] = [(-1, None)]
+    heap: list[tuple[float, int, int, int]] = [(WEIGHT * estimate(rollout.grid(start)), 0, 0, 0)]
+    states: dict[int, Any] = {0: start}
+    best = {rollout.key(start): 0}
+    expanded = 0
+    while heap and expanded < limits.nodes and time.perf_counter() < deadline:
+        _, _, node, length = heapq.heappop(heap)
+        state = states.pop(node)
+        if length >= limits.depth:
+            continue
+        for action in actions:
+            expanded += 1
+            result = rollout.step(state, action)
+            if result is None or "game_over" in result[1]:
+                continue
+            following, events = result
+            key = rollout.key(following)
+            if best.get(key, limits.depth + 1) <= length + 1 and not events:
+                continue
+            best[key] = min(best.get(key, length + 1), length + 1)
+            links.append((node, action))
+            child = len(links) - 1
+            grid = rollout.grid(following)
+            if action.get("action") != "RESET" and goal.test(grid, events):
+                return _plan(links, child), expanded
+            if "level_up" not in events:
+                states[child] = following
+                heapq.heappush(heap, (length + 1 + WEIGHT * estimate(grid), child, child, length + 1))
+    return None, expanded
 
 
 def _plan(links: Sequence[tuple[int, Action | None]], node: int) -> list[Action]:

@@ -1,4 +1,4 @@
-"""Learn tints: a pushed object that shows another colour where it lands on some colour (a block on a target).
+"""Learn how pushed objects behave: tints (a block that shows another colour on a target) and the pushed unit.
 
 Evidence comes from pushes: a mover steps into the cells of a small object, the object's cells are left, and
 the cells one step further all show one colour `shown` where they showed one colour `under` before. When
@@ -6,6 +6,10 @@ the cells one step further all show one colour `shown` where they showed one col
 object's nor `under`'s) it is a tint. A tint is adopted when it fits over twice as many pushes onto `under`
 as the plain push does. The object stays pushable whatever it shows, so every tinted colour is pushable by
 the mover that tinted it (the block that turned green on a target can be pushed off it again).
+
+The pushed unit is a one-colour region by default; where pushes against same-colour blocks side by side
+show them moving one at a time (or not at all, one stopping the other), the single-cell reading is adopted:
+both readings are run on every push where they differ and the one right on more of them wins.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from dreamteam.roles.symbolic.artifact_dyn import lib_try_move, lib_try_slide
 from dreamteam.roles.symbolic.evidence import MotionCache, Transition, touching
 from dreamteam.roles.symbolic.model import MoveRule, TintRule
 from dreamteam.roles.symbolic.movers import primary_moves
@@ -113,4 +118,39 @@ def with_tinted_pushables(moves: Sequence[MoveRule], tints: Sequence[TintRule]) 
         kept = [(b, s) for b, s in zip(rule.blockers, rule.stops, strict=True) if b not in more]
         out.append(replace(rule, pushable=tuple(sorted(set(rule.pushable) | more)),
                            blockers=tuple(b for b, _ in kept), stops=tuple(s for _, s in kept)))
+    return tuple(out)
+
+
+def learn_single_pushes(transitions: Sequence[Transition], moves: Sequence[MoveRule]) -> tuple[MoveRule, ...]:
+    """Move rules with the pushed unit decided by the window: single cells when that reading predicts more of
+    the pushes where the two readings differ (evidence counted per mover colour, shared by its actions)."""
+    fits: dict[int, list[int]] = {}
+    by_action: dict[str, list[MoveRule]] = {}
+    for rule in moves:
+        if rule.pushable:
+            by_action.setdefault(rule.action, []).append(rule)
+    if not by_action:
+        return tuple(moves)
+    for t in transitions:
+        if not t.local or t.label not in by_action:
+            continue
+        before = t.before.grid.tolist()
+        after = t.after.grid
+        for rule in by_action[t.label]:
+            step = lib_try_slide if rule.slide else lib_try_move
+            region, single = [list(r) for r in before], [list(r) for r in before]
+            blockers, pushable = list(rule.blockers), list(rule.pushable)
+            step(region, rule.colour, rule.dx, rule.dy, blockers, pushable, rule.vacated, [], False)
+            step(single, rule.colour, rule.dx, rule.dy, blockers, pushable, rule.vacated, [], True)
+            if region == single:
+                continue
+            cells = [(x, y) for y, row in enumerate(region) for x, v in enumerate(row) if v != single[y][x]]
+            tally = fits.setdefault(rule.colour, [0, 0])
+            tally[0] += all(single[y][x] == after[y, x] for x, y in cells)
+            tally[1] += all(region[y][x] == after[y, x] for x, y in cells)
+    out = []
+    for rule in moves:
+        single_right, region_right = fits.get(rule.colour, [0, 0])
+        out.append(replace(rule, single=single_right > region_right, single_fits=(single_right, region_right))
+                   if single_right or region_right else rule)
     return tuple(out)
