@@ -29,6 +29,7 @@ import numpy.typing as npt
 
 from dreamteam.roles.symbolic.evidence import MotionCache, Transition, motions
 from dreamteam.roles.symbolic.frames import Array
+from dreamteam.roles.symbolic.movers import primary_moves
 
 Test = Callable[[Array, Sequence[str]], bool]
 
@@ -80,6 +81,30 @@ def _entered(t: Transition, colour: int, shift: tuple[int, int]) -> set[int]:
     return out
 
 
+MIN_MOVES = 2
+"""Without a world model, a colour is a mover when seen moving rigidly at least this often in the window (a
+target covered in one place and uncovered next to it looks like one rigid move)."""
+
+
+def _pushed_into(t: Transition, colour: int, shift: tuple[int, int], movers: Collection[int]) -> set[tuple[int, int]]:
+    """(pushed colour, colour it entered) for the mover cells right in front of `colour` (a colour seen moving
+    on its own) moving by `shift`: a pushed block moves the same way, one cell further (what a block entered
+    as the level was completed, though it was not seen moving that way in the window)."""
+    grid = t.before.grid
+    rows, cols = grid.shape
+    ys, xs = np.nonzero(grid == colour)
+    own = set(zip(xs.tolist(), ys.tolist(), strict=True))
+    out = set()
+    for x, y in own:
+        fx, fy, bx, by = x + shift[0], y + shift[1], x + 2 * shift[0], y + 2 * shift[1]
+        if (fx, fy) in own or not (0 <= bx < cols and 0 <= by < rows):
+            continue
+        front, beyond = int(grid[fy, fx]), int(grid[by, bx])
+        if front != colour and front in movers and beyond not in movers:
+            out.add((front, beyond))
+    return out
+
+
 def colour_table(colours: Collection[int]) -> npt.NDArray[np.bool_]:
     """A lookup table: table[grid] is the mask of cells whose colour is in `colours`."""
     table = np.zeros(17, dtype=bool)
@@ -95,24 +120,32 @@ def _positions(grid: Array, movers: npt.NDArray[np.bool_]) -> frozenset[tuple[in
 def gather(transitions: Sequence[Transition], cache: MotionCache | None = None,
            ignore: frozenset[int] = frozenset(), known: frozenset[int] = frozenset()) -> Evidence:
     """Movers, colours entered, colours entered before level-ups, and positions stood on; colours in
-    `ignore` (the world model's patrols, which move whatever the action) are not movers, colours in `known`
-    (the world model's movers and pushed objects, learned from a longer history) are."""
+    `ignore` (the world model's patrols, which move whatever the action) are not movers; `known` (the world
+    model's movers and pushed objects, learned from a longer history), when given, are the movers."""
     shifts: dict[tuple[str, int], tuple[int, int]] = {}
     pairs: set[tuple[int, int]] = set()
+    primary: set[int] = set()
+    seen_moving: dict[int, int] = {}
     for t in transitions:
         if not t.local:
             continue
-        for colour, m in (cache.get(t) if cache is not None else motions(t)).items():
+        found = cache.get(t) if cache is not None else motions(t)
+        for colour, m in found.items():
             if m.kind == "moved" and colour not in ignore:
                 shifts[(t.label, colour)] = (m.dx, m.dy)
+                seen_moving[colour] = seen_moving.get(colour, 0) + 1
                 pairs |= {(colour, c) for c in _entered(t, colour, (m.dx, m.dy))}
-    movers = frozenset(c for _, c in shifts) | (known - ignore)
+        primary |= set(primary_moves(t, found)) - ignore
+    movers = (known - ignore) or frozenset(c for c, n in seen_moving.items() if n >= MIN_MOVES)
+    shifts = {k: v for k, v in shifts.items() if k[1] in movers}
     before_up: set[tuple[int, int]] = set()
     for t in transitions:
         if t.level_up:
             for (label, colour), shift in shifts.items():
                 if label == t.label:
                     before_up |= {(colour, c) for c in _entered(t, colour, shift)}
+                    if colour in primary:
+                        before_up |= _pushed_into(t, colour, shift, movers)
     table = colour_table(movers)
     visited = {_positions(f.grid, table) for t in transitions for f in (t.before, t.after)} if movers else set()
     moves = tuple(sorted((label, colour, d[0], d[1]) for (label, colour), d in shifts.items()))
