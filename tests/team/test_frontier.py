@@ -11,7 +11,7 @@ from dreamteam.workspace import Workspace
 
 def test_grinding_team_walks_the_frontier_and_resets_only_when_the_map_says_so(tmp_path: Path) -> None:
     run = tmp_path / "run"
-    assert main(["play", "push", "--agent", "team", "--budget", "60", "--out", str(run), "--quiet"]) == 0
+    assert main(["play", "fuse", "--agent", "team", "--budget", "100", "--out", str(run), "--quiet"]) == 0
     decisions: dict[int, dict[str, object]] = {}
     with Workspace.open(run / "workspace") as ws:
         messages = [ws.repo.commit(sha).message for _, sha in sorted(ws.steps().items())]
@@ -19,7 +19,7 @@ def test_grinding_team_walks_the_frontier_and_resets_only_when_the_map_says_so(t
             for d in json.loads(ws.read_surface("leadership", sha)).get("decisions", []):
                 decisions[int(d["step"])] = d
     frontier = [d for d in decisions.values() if d["source"] == "map-frontier"]
-    assert frontier, "push's first level makes the symbolic team grind within 60 steps"
+    assert frontier, "fuse's first level makes the symbolic team grind within 100 steps"
     assert all("no new state for" in str(d["reason"]) for d in frontier)
     assert any("inductive skipped: no new state" in m for m in messages)
     resets = [d for d in decisions.values() if d["plan"] == ["RESET"]]

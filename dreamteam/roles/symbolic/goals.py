@@ -301,13 +301,12 @@ def _all_on_goals(evidence: Evidence, start: Array, floor: Array, movers_here: C
     """`repeat-level-up-all` (every mover here on K) and `repeat-level-up-each` (every object of the colours
     that entered K before a level-up on K) for each colour K entered right before a level-up."""
     goals = []
-    shown = {int(c) for c in np.unique(start)}
     for colour in sorted(evidence.level_up_entered & ({int(c) for c in np.unique(floor)} | {u for _, u, _ in tints})):
         if len(movers_here) >= 2:
             goals.append(SubGoal(f"repeat-level-up-all:colour{colour}",
                                  f"every mover ({_names(movers_here)}) on colour {colour} at once", 1,
                                  _all_on(start, colour, [frozenset({m}) for m in sorted(movers_here)], floor, tints)))
-        who = _aliases({m for m, c in evidence.level_up_pairs if c == colour}, tints) & shown
+        who = _aliases({m for m, c in evidence.level_up_pairs if c == colour}, tints)
         cells = int(colour_table(who)[start].sum())
         if who and cells >= 2 and not set(movers_here) <= who:
             goals.append(SubGoal(f"repeat-level-up-each:colour{colour}",

@@ -178,3 +178,14 @@ def test_leader_resets_the_level_only_when_the_map_says_it_is_the_way_to_anythin
     assert reply["source"] == "map-frontier" and reply["plan"] == [{"action": "RESET"}]
     assert decide(exploration={**stuck, "reset_helps": False})["source"] == "level_up"
     assert decide(exploration={**stuck, "steps_since_new_state": 2})["source"] == "level_up"
+
+
+def test_leader_takes_a_tactic_that_begins_with_a_level_reset_but_no_other_reset() -> None:
+    restart = {**TACTIC, "name": "repeat-level-up-each:colour8",
+               "actions": [{"action": "RESET"}, {"action": "ACTION1"}, {"action": "ACTION2"}]}
+    reply = decide(tactics=[restart])
+    assert reply["source"] == restart["name"] and reply["plan"] == restart["actions"]
+    late = {**restart, "actions": [{"action": "ACTION1"}, {"action": "RESET"}, {"action": "ACTION2"}]}
+    assert decide(tactics=[late])["source"] == "probe"
+    reset_probe = {**PROBE, "actions": [{"action": "RESET"}, {"action": "ACTION1"}]}
+    assert decide(tactics=[], probes=[reset_probe])["plan"] == []

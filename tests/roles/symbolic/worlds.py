@@ -176,6 +176,41 @@ class CoverWorld(PushWorld):
         return True
 
 
+class TintWorld(CoverWorld):
+    """A cover world whose boxes show another colour while they stand on a target square."""
+
+    def __init__(self, seed: int = 0, tinted: int = 7, count: int = 6) -> None:
+        super().__init__(seed=seed, count=count)
+        self.tinted = tinted
+        for x, y in self.targets:
+            if self.grid[y, x] == self.box:
+                self.grid[y, x] = tinted
+
+    def _step(self, dx: int, dy: int) -> bool:
+        x, y = self.pos[0] + dx, self.pos[1] + dy
+        if self.grid[y, x] in (self.box, self.tinted):
+            if self.grid[y + dy, x + dx] not in (self.floor, self.target):
+                return False
+            self.grid[y + dy, x + dx] = self.tinted if (x + dx, y + dy) in self.targets else self.box
+        elif self.grid[y, x] not in (self.floor, self.target, self.coin):
+            return False
+        self.grid[self.pos[1], self.pos[0]] = self.under(*self.pos)
+        self.grid[y, x] = self.player
+        self.pos = (x, y)
+        return True
+
+
+class RowWorld(PushWorld):
+    """A push world with two boxes side by side: they are separate objects, and one stops the other."""
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed=seed)
+        self.grid[self.grid == self.box] = self.floor
+        inner = self.grid[2:8, 2:8]
+        inner[inner != self.player] = self.floor
+        self.grid[4, 4], self.grid[4, 5] = self.box, self.box
+
+
 class ToggleWorld(World):
     """Lights out: a click toggles the clicked cell and its four neighbours between two colours."""
 

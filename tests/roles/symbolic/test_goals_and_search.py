@@ -1,0 +1,117 @@
+"""Sub-goals for several objects at once, tints in goal tests, the guided search, and level resets in rollouts."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+import numpy as np
+
+from dreamteam.roles.symbolic.artifacts import ArtifactCache
+from dreamteam.roles.symbolic.goals import Evidence, derive
+from dreamteam.roles.symbolic.rollout import LogicalRollout, rollout_for
+from dreamteam.roles.symbolic.search import SearchLimits, best_first, breadth_first
+
+from .test_simulator import learn
+from .worlds import MazeWorld, random_moves, record
+
+FLOOR, WALL, PLAYER, BOX, TARGET, TINTED = 5, 3, 9, 12, 6, 7
+ROOM = [
+    "3333333",
+    "3555553",
+    "35c5c53",
+    "3555553",
+    "3569653",
+    "3333333",
+]
+MOVES = {"ACTION1": (0, -1), "ACTION2": (0, 1), "ACTION3": (-1, 0), "ACTION4": (1, 0)}
+
+
+def grid_of(rows: list[str]) -> np.ndarray:
+    return np.array([[int(c, 16) for c in row] for row in rows], dtype=np.int8)
+
+
+class Room:
+    """A hand-written rollout: the player pushes single boxes; a box on a target shows TINTED."""
+
+    geometry = (1, 0, 0)
+
+    def __init__(self, rows: list[str]) -> None:
+        self.targets = {(x, y) for y, row in enumerate(rows) for x, c in enumerate(row) if int(c, 16) == TARGET}
+
+    def start(self, frame: np.ndarray, history: Any = None) -> Any:
+        return tuple(tuple(int(v) for v in row) for row in frame)
+
+    def step(self, state: Any, action: dict[str, Any]) -> tuple[Any, list[str]] | None:
+        grid = [list(row) for row in state]
+        (px, py), = [(x, y) for y, row in enumerate(grid) for x, v in enumerate(row) if v == PLAYER]
+        dx, dy = MOVES[action["action"]]
+        x, y = px + dx, py + dy
+        if grid[y][x] in (BOX, TINTED):
+            if grid[y + dy][x + dx] not in (FLOOR, TARGET):
+                return state, []
+            grid[y + dy][x + dx] = TINTED if (x + dx, y + dy) in self.targets else BOX
+        elif grid[y][x] not in (FLOOR, TARGET):
+            return state, []
+        grid[py][px] = TARGET if (px, py) in self.targets else FLOOR
+        grid[y][x] = PLAYER
+        return tuple(tuple(row) for row in grid), []
+
+    def key(self, state: Any) -> Hashable:
+        return state
+
+    def grid(self, state: Any) -> np.ndarray:
+        return np.array(state, dtype=np.int8)
+
+
+EVIDENCE = Evidence(frozenset({PLAYER, BOX, TINTED}), (), frozenset(), frozenset({(PLAYER, FLOOR)}),
+                    frozenset({(BOX, TARGET)}))
+TINTS = ((BOX, TARGET, TINTED), (TINTED, FLOOR, BOX))
+
+
+def test_all_boxes_on_targets_is_the_level_completing_goal_and_one_box_no_longer_is() -> None:
+    start = grid_of(ROOM)
+    goals = {g.name: g for g in derive(EVIDENCE, start, start, TINTS)}
+    each = goals[f"repeat-level-up-each:colour{TARGET}"]
+    assert each.priority == 1 and goals[f"repeat-level-up:colour{TARGET}"].priority == 2
+    one = start.copy()
+    one[2, 2], one[4, 2] = FLOOR, TINTED
+    both = one.copy()
+    both[2, 4], both[4, 4] = FLOOR, TINTED
+    assert not each.test(start, []) and not each.test(one, []) and each.test(both, [])
+    assert each.estimate is not None
+    assert each.estimate(both) == 0 and 0 < each.estimate(one) < each.estimate(start)
+    assert goals[f"repeat-level-up:colour{TARGET}"].test(one, [])
+
+
+def test_the_guided_search_places_every_box_and_the_plan_works() -> None:
+    room = Room(ROOM)
+    start = room.start(grid_of(ROOM))
+    each = next(g for g in derive(EVIDENCE, room.grid(start), room.grid(start), TINTS) if "each" in g.name)
+    actions = [{"action": name} for name in MOVES]
+    plan, expanded = best_first(room, start, actions, each, SearchLimits(nodes=20_000, depth=60, seconds=30.0))
+    assert plan is not None and expanded > 0
+    state = start
+    for action in plan:
+        result = room.step(state, action)
+        assert result is not None
+        state = result[0]
+    assert each.test(room.grid(state), [])
+    shortest, _ = breadth_first(room, start, actions, [each], SearchLimits(nodes=200_000, depth=60, seconds=30.0))
+    assert len(plan) <= 2 * len(shortest[each.name])
+
+
+def test_a_rollout_resets_to_the_remembered_level_start_which_is_no_goal_by_itself() -> None:
+    world = MazeWorld(seed=3, bar=False)
+    first = world.frame()
+    transitions = record(world, random_moves(3), 60)
+    source = learn(transitions)["patch"]
+    rollout = rollout_for(source, "", ArtifactCache())
+    assert isinstance(rollout, LogicalRollout)
+    here = rollout.start(world.frame())
+    back = rollout.step(here, {"action": "RESET"})
+    assert back is not None and back[0] == rollout.start(first)
+    at_start = derive(Evidence(frozenset({world.player}), (), frozenset({frozenset()})), rollout.grid(here))
+    frontier = [g for g in at_start if g.name == "frontier"]
+    found, _ = breadth_first(rollout, here, [{"action": "RESET"}], frontier, SearchLimits())
+    assert found == {}
