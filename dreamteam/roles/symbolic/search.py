@@ -7,7 +7,7 @@ from __future__ import annotations
 import heapq
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +38,14 @@ DEEP_LIMITS = SearchLimits(nodes=40_000, depth=120, seconds=1.5)
 steps, affordable once in a while but not on every step."""
 
 
+def _children(rollout: Rollout, state: Any, actions: Sequence[Action]) -> Iterator[tuple[Action, Any, list[str], Any]]:
+    """(action, predicted state, events, state key) for each action whose predicted step does not lose."""
+    for action in actions:
+        result = rollout.step(state, action)
+        if result is not None and "game_over" not in result[1]:
+            yield action, result[0], result[1], rollout.key(result[0])
+
+
 def breadth_first(rollout: Rollout, start: Any, actions: Sequence[Action], goals: Sequence[SubGoal],
                   limits: SearchLimits) -> tuple[dict[str, list[Action]], int]:
     """The shortest predicted plan to each reachable sub-goal, and how many steps were predicted.
@@ -57,13 +65,8 @@ def breadth_first(rollout: Rollout, start: Any, actions: Sequence[Action], goals
         state, node, length = queue.popleft()
         if length >= limits.depth:
             continue
-        for action in actions:
-            expanded += 1
-            result = rollout.step(state, action)
-            if result is None or "game_over" in result[1]:
-                continue
-            following, events = result
-            key = rollout.key(following)
+        expanded += len(actions)
+        for action, following, events, key in _children(rollout, state, actions):
             if key in seen and not events:
                 continue
             fresh = key not in seen
@@ -108,13 +111,8 @@ def best_first(rollout: Rollout, start: Any, actions: Sequence[Action], goal: Su
         state = states.pop(node)
         if length >= limits.depth:
             continue
-        for action in actions:
-            expanded += 1
-            result = rollout.step(state, action)
-            if result is None or "game_over" in result[1]:
-                continue
-            following, events = result
-            key = rollout.key(following)
+        expanded += len(actions)
+        for action, following, events, key in _children(rollout, state, actions):
             if best.get(key, limits.depth + 1) <= length + 1 and not events:
                 continue
             best[key] = min(best.get(key, length + 1), length + 1)
