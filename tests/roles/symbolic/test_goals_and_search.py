@@ -115,3 +115,15 @@ def test_a_rollout_resets_to_the_remembered_level_start_which_is_no_goal_by_itse
     frontier = [g for g in at_start if g.name == "frontier"]
     found, _ = breadth_first(rollout, here, [{"action": "RESET"}], frontier, SearchLimits())
     assert found == {}
+
+
+def test_a_dynamics_that_only_remembers_a_new_level_start_counts_as_new_knowledge() -> None:
+    from dreamteam.roles.symbolic.model import Scene, WorldRules
+    from dreamteam.roles.symbolic.simulator import new_scene
+
+    old = Scene((4, 0, 0), ("5555", "5965"), 5)
+    surface = f"dyn_SCENES = {[old.to_json()]!r}\n"
+    assert not new_scene(surface, WorldRules(scenes=(old,)))
+    assert new_scene(surface, WorldRules(scenes=(old, Scene((4, 0, 0), ("5555", "5595"), 5))))
+    assert new_scene(surface, WorldRules(scenes=(Scene((4, 0, 0), ("5555", "5965"), 5, under=((1, 1, 6),)),)))
+    assert new_scene("HYPOTHESES = []\n", WorldRules(scenes=(old,)))
