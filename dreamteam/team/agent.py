@@ -23,7 +23,7 @@ from dreamteam.roles.simulator import Simulator
 from dreamteam.roles.transductive import TransductiveExplorer
 from dreamteam.team.logic import TeamLogic, TeamRoles
 from dreamteam.team.sandboxed import SandboxLifecycle, SandboxWorldModel
-from dreamteam.types import Action, GameInfo, Observation
+from dreamteam.types import RESET, Action, GameInfo, Observation
 from dreamteam.workspace import Workspace, seed_path
 
 WORKSPACE_DIR = "workspace"
@@ -118,6 +118,11 @@ class TeamAgent:
         if self.resend is not None:
             self.logic.mem.obs = obs
             return self._resend(obs)
+        pending = self.state.get("pending") or {}
+        if any(str(n).startswith("reset-refused") for n in obs.notes) and \
+                Action.from_json(pending.get("action") or {"action": "RESET"}).id == RESET:
+            # the harness did not send our RESET (the level had just begun): nothing happened, nothing to commit
+            self.state = {**self.state, "pending": None, "plan": [], "step": obs.step}
         self.logic.arrive(obs, self.state)
         self.state = self.graph.step(self.state)
         action = self.state.get("action")

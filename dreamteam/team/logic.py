@@ -309,7 +309,11 @@ class TeamLogic:
         })
         reset_ok = bool(self.mem.exploration.get("reset_helps"))
         chosen = decision.plan if decision else ()
-        reset_first = bool(decision and decision.source not in ("probe", "fallback") and len(chosen) > 1)
+        # a tactic may begin with a level reset, unless the level has just begun (the engine would restart the
+        # whole game): there its RESET is dropped and the rest of the plan starts from the level start as planned
+        at_level_start = not self.mem.actions or self.mem.actions[-1] == "RESET" or bool(state.get("level_changed"))
+        reset_first = bool(decision and decision.source not in ("probe", "fallback") and len(chosen) > 1
+                           and not at_level_start)
         plan = tuple(a for i, a in enumerate(chosen) if self._allowed(a, reset_ok or (reset_first and i == 0)))
         if not plan:
             plan = fallback_actions(self.mem.probes, obs.available_actions, self.rng)

@@ -24,3 +24,17 @@ def test_grinding_team_walks_the_frontier_and_resets_only_when_the_map_says_so(t
     assert any("inductive skipped: no new state" in m for m in messages)
     resets = [d for d in decisions.values() if d["plan"] == ["RESET"]]
     assert resets and all(d["source"] == "map-frontier" and "reset the level" in str(d["reason"]) for d in resets)
+
+
+def test_a_tactic_starting_with_a_level_reset_resets_mid_level_but_not_at_the_level_start(tmp_path: Path) -> None:
+    plan = [{"action": "RESET"}, {"action": "ACTION1"}, {"action": "ACTION2"}]
+    leader = [{"goal": "GOAL", "plan": plan, "source": "repeat-level-up-each:colour8", "confidence": 1.0,
+               "reason": "scripted"}] * 40
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"leader": leader}))
+    run = tmp_path / "run"
+    assert main(["play", "maze", "--agent", "team", "--budget", "5", "--backend", "leader=scripted", "--script",
+                 str(script), "--out", str(run), "--quiet"]) == 0
+    labels = [json.loads(line)["data"]["action_input"]["id"] for line in (run / "recording.jsonl").open()][1:]
+    # step 0 is the level start: the RESET is dropped and the rest runs; afterwards the plan's RESET is sent
+    assert labels[:3] in (["ACTION1", "ACTION2", "RESET"], [1, 2, 0])
