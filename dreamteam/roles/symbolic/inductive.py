@@ -51,7 +51,8 @@ COMPLETING = 1
 """Sub-goals of this priority or lower complete a level (a predicted level-up, a repeated level-up)."""
 DEEP_GOALS = 3
 """A deep search also looks for the sub-goals up to this priority that the quick search missed (touch what
-has not been touched: a block that must be pushed a long way to a target), but not for new positions."""
+has not been touched: a block that must be pushed a long way to a target), but not for new positions nor
+for uniform click boards (the linear solver plans those)."""
 
 
 def simple_actions(available: Sequence[Any]) -> list[str]:
@@ -238,10 +239,14 @@ class InductiveAnswerer:
         self._since_deep = 0
         depth = self.deep.depth if cap is None else min(self.deep.depth, cap)
         limits = SearchLimits(self.deep.nodes, depth, self.deep.seconds)
-        wanted = [g for g in goals if g.priority <= DEEP_GOALS and g.name not in found]
+        wanted = [g for g in goals if g.priority <= DEEP_GOALS and g.name not in found
+                  and (g.priority <= COMPLETING or not g.name.startswith("uniform:"))]
         resets = [{"action": "RESET"}] if isinstance(rollout, LogicalRollout) else []
         deep, more = breadth_first(rollout, start, [*actions, *resets], wanted, limits)
-        for goal in wanted:
+        # the guided search is for moving things (blocks to place): only when the world model moves or
+        # pushes colours, and without clicks (their effects make the estimate meaningless)
+        moving = bool(getattr(rollout, "movers", ())) and not any(a.get("action") == "ACTION6" for a in actions)
+        for goal in wanted if moving else []:
             if goal.name not in deep and goal.estimate is not None and goal.priority <= COMPLETING:
                 guided = SearchLimits(ESTIMATED_LIMITS.nodes, ESTIMATED_LIMITS.depth if cap is None else
                                       min(ESTIMATED_LIMITS.depth, cap), ESTIMATED_LIMITS.seconds)
