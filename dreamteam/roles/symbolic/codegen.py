@@ -82,6 +82,7 @@ def literal(value: Any) -> str:
 def _tables(rules: WorldRules) -> list[str]:
     memo = {key: scene.to_json() for key, scene in rules.memo}
     click_map = dict(rules.click.colour_map) if rules.click is not None else {}
+    tints, unders = rules.tint_tables()
     return [
         f"dyn_SCALE_HINTS = {literal([list(h) for h in rules.hints])}",
         f"dyn_GOALS = {literal(list(rules.goals))}",
@@ -93,8 +94,8 @@ def _tables(rules: WorldRules) -> list[str]:
         f"dyn_MOVER_COLOURS = {literal(rules.mover_colours())}",
         f"dyn_RESTORED = {literal(list(rules.restored))}",
         f"dyn_PATROLS = {literal([_patrol_table(p) for p in rules.patrols])}",
-        f"dyn_TINTS = {literal(rules.tint_tables()[0])}",
-        f"dyn_TINT_UNDERS = {literal(rules.tint_tables()[1])}",
+        f"dyn_TINTS = {literal(tints)}",
+        f"dyn_TINT_UNDERS = {literal(unders)}",
     ]
 
 
