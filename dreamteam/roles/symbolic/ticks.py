@@ -128,7 +128,31 @@ def learn_ticks(transitions: Sequence[Transition], rules: WorldRules) -> list[Ti
         rule = _learn_one([o for o in outcomes if _layout(o) == layout], source, target, events)
         if rule is not None and rule.evidence >= MIN_EVENTS and rule.evidence * 2 > len(events):
             found.append(rule)
-    return found
+    return _merged(found)
+
+
+def _merged(found: Sequence[TickRule]) -> list[TickRule]:
+    """One rule per counter: the same counter learned in several layouts would otherwise tick twice.
+
+    Rules that agree on everything but their evidence become one (evidence and errors added); a counter
+    whose colour appears nowhere else (WHOLE_GRID) is one counter wherever it is, so when its layouts
+    disagree the best-supported reading is kept.
+    """
+    groups: dict[tuple[Any, ...], list[TickRule]] = defaultdict(list)
+    for rule in found:
+        shape = (rule.source, rule.target, rule.region, rule.order, rule.count, rule.condition, rule.actions)
+        groups[shape[:3] if rule.region == WHOLE_GRID else shape].append(rule)
+    out = []
+    for rules in groups.values():
+        best = max(rules, key=lambda r: (r.evidence - r.errors, r.evidence))
+        same = [r for r in rules if (r.order, r.count, r.condition, r.actions)
+                == (best.order, best.count, best.condition, best.actions)]
+        totals: Counter[str] = Counter()
+        for r in same:
+            totals.update(dict(r.alternatives))
+        out.append(replace(best, evidence=sum(r.evidence for r in same), errors=sum(r.errors for r in same),
+                           alternatives=tuple((name, totals[name]) for name, _ in best.alternatives)))
+    return out
 
 
 def tick_mask(t: Transition, ticks: Sequence[TickRule]) -> BoolArray:
