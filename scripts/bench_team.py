@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """Benchmark the team: per-step harness overhead with the symbolic backend, split by graph node.
 
-Usage: .venv/bin/python scripts/bench_team.py [--budget 150] [--games maze,push] [--out bench-results/team.json]
+Usage: .venv/bin/python scripts/bench_team.py [--budget 150] [--games maze,push] [--repeat 1] [--out bench-results/team.json]
 Overhead per step = time in the team's act() (graph, role models, sandbox, workspace commit) per action;
 the game's own env.step time is excluded. "slow" counts the steps that asked the roles (not the fast path);
 "graph ms" is the mean time per step outside the nodes (LangGraph and its checkpointer). Levels are reported too. Compare agents on the whole benchmark with
 `dreamteam bench --agent team|explorer|random` (see docs/benchmarks.md).
+
+Timings on shared machines drift by up to 2x between runs and days: `--repeat N` plays each game N times
+and reports the median of the per-run medians, and "reference ms" (a fixed pure-Python workload timed
+before the games) tells how fast the machine was, so numbers from different days can be compared.
 """
 
 from __future__ import annotations
@@ -58,25 +62,48 @@ def bench_game(arena: Arena, game_id: str, budget: int) -> dict[str, Any]:
             "nodes": nodes}
 
 
+def reference_ms() -> float:
+    """Best of five timings of a fixed pure-Python workload (dict, list and integer work, like the harness)."""
+    best = float("inf")
+    for _ in range(5):
+        start = time.perf_counter()
+        table: dict[int, int] = {}
+        for i in range(200_000):
+            table[i % 997] = table.get(i % 997, 0) + i
+        sorted(table.values())
+        best = min(best, (time.perf_counter() - start) * 1000)
+    return best
+
+
 def main() -> int:
     """Run the benchmark, print and write the numbers."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budget", type=int, default=150)
     parser.add_argument("--games", default="", help="comma-separated game ids (default: all bundled)")
+    parser.add_argument("--repeat", type=int, default=1, help="play each game N times (median of medians)")
     parser.add_argument("--out", default="bench-results/team.json")
     args = parser.parse_args()
+    reference = reference_ms()
+    print(f"reference workload: {reference:.1f} ms (lower is a faster machine)", flush=True)
     catalog = Catalog.scan(env_dirs_from([]))
     arena = Arena(catalog)
     games = [g.strip() for g in args.games.split(",") if g.strip()] or [i.game_id for i in catalog.infos]
-    rows = {g: bench_game(arena, catalog.resolve(g).game_id, args.budget) for g in games}
+    rows = {}
+    for g in games:
+        runs = [bench_game(arena, catalog.resolve(g).game_id, args.budget) for _ in range(max(1, args.repeat))]
+        medians = [r["step_median_ms"] for r in runs]
+        row = sorted(runs, key=lambda r: r["step_median_ms"])[len(runs) // 2]
+        rows[g] = {**row, "step_median_ms": statistics.median(medians), "run_medians_ms": medians}
     all_steps = [r["step_median_ms"] for r in rows.values()]
-    out = {"budget": args.budget, "games": rows, "median_of_game_medians_ms": statistics.median(all_steps)}
+    out = {"budget": args.budget, "repeat": args.repeat, "reference_ms": reference, "games": rows,
+           "median_of_game_medians_ms": statistics.median(all_steps)}
     print(f"{'game':10} {'levels':>7} {'median ms':>10} {'p95 ms':>8} {'slow':>5} {'graph ms':>8}  slowest nodes (median ms)")
     for g, r in rows.items():
         slow = sorted(r["nodes"].items(), key=lambda kv: -kv[1]["median_ms"])[:3]
         nodes = ", ".join(f"{n} {v['median_ms']:.1f}" for n, v in slow)
         print(f"{g:10} {r['levels_completed']:>3}/{r['levels_total']:<3} {r['step_median_ms']:10.2f} "
-              f"{r['step_p95_ms']:8.2f} {r['slow_path_steps']:5} {r['graph_overhead_ms']:8.2f}  {nodes}")
+              f"{r['step_p95_ms']:8.2f} {r['slow_path_steps']:5} {r['graph_overhead_ms']:8.2f}  {nodes}"
+              + (f"  (runs: {', '.join(f'{m:.1f}' for m in r['run_medians_ms'])})" if args.repeat > 1 else ""))
     print(f"median per-step overhead over games: {out['median_of_game_medians_ms']:.2f} ms")
     path = Path(args.out)
     path.parent.mkdir(parents=True, exist_ok=True)
