@@ -124,6 +124,7 @@ class TeamLogic:
         self.mem.actions.append(label)
         if obs.game_over:
             self.mem.deaths += 1
+            self.mem.deadly.add((grid_hash(before), label))
         return {"pending": None, "hit": hit, "wrong_cells": wrong, "committed": pending["step"],
                 "level": obs.levels_completed, "level_changed": obs.levels_completed != level}
 
@@ -323,12 +324,17 @@ class TeamLogic:
                                               decision.reason))
 
     def _fatal_actions(self, state: StepState) -> list[dict[str, Any]]:
-        """Simple actions the world model predicts to end the level (game_over among the predicted events)."""
+        """Simple actions the world model predicts to end the level (game_over among the predicted events),
+        and those that did end the game from this very frame before (whatever the model says now)."""
         obs = self.mem.obs
         assert obs is not None
         fatal = []
+        here = grid_hash(obs.grid)
         for aid in obs.available_actions:
             if aid in (RESET, CLICK):
+                continue
+            if (here, Action(aid).label()) in self.mem.deadly:
+                fatal.append(Action(aid).to_json())
                 continue
             prediction = self.world.predict(obs.grid, dict(state.get("history") or {}), Action(aid))
             if "game_over" in prediction.events:

@@ -34,6 +34,8 @@ class StepMemory:
     parse_errors: int = 0
     observer_asked: bool = False
     deaths: int = 0
+    deadly: set[tuple[str, str]] = field(default_factory=set)
+    """(frame hash, action label) pairs seen to end the game: never chosen again from that frame."""
     level_steps: int = 0
     exploration: dict[str, Any] = field(default_factory=dict)
     skipped_searches: int = 0

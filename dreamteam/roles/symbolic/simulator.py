@@ -13,7 +13,7 @@ A patch is proposed only when, replayed here in plain Python over the window, it
 transitions than the current dynamics (or as many, with more level-up/game-over flags right or a level start
 the current one does not remember) and breaks none that the current one gets right; a transition it
 would break is kept as a remembered exception (dyn_MEMO) so the harness's no-regression gate can pass.
-Exceptions must be paid for by the gain, except those for transitions of levels already completed: a new
+Exceptions must be paid for by the gain (a level-up or game-over flag gained counts twice), except those for transitions of levels already completed: a new
 level may change a rule's details (a shorter colour cycle, another click pattern), and the rules should
 then follow the level being played while the earlier level's evidence is remembered exactly.
 """
@@ -148,7 +148,10 @@ class SimulatorAnswerer:
         better = gain > 0 or (gain == 0 and (event_gain > 0 or (event_gain == 0 and new_scene(request.surface, rules))))
         last_level_up = max((t.step for t in transitions if t.level_up), default=-1)
         past = sum(1 for t in broken if t.step <= last_level_up)
-        if still_broken or not better or len(rules.memo) - past > max(MIN_MEMO_ALLOWANCE, gain):
+        # a level-up or game-over flag the current model misses is worth more than a frame: it is what the
+        # search and the leader's fatal check act on, so it pays for two remembered exceptions
+        allowance = max(MIN_MEMO_ALLOWANCE, gain + 2 * max(0, event_gain))
+        if still_broken or not better or len(rules.memo) - past > allowance:
             reason = (f"would break {still_broken}" if still_broken else "no gain" if not better
                       else f"needs {len(rules.memo)} remembered exceptions for a gain of {gain}")
             return {"patch": None, "notes": f"{summary}; not proposed ({reason})\nentities: {entities}"}
