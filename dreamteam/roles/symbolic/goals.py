@@ -9,6 +9,10 @@
   stands on K at once (all blocks on targets, the player anywhere). With several such objects, one of
   them entering K (`repeat-level-up`) is then no longer taken to complete the level (priority 2), though
   it is still tried when all at once cannot be reached.
+- `repeat-level-up-after:colourK`: the colours that had left all their level-start cells right before every
+  level-up seen (things picked up: a key, a spark) are gone, and a mover stands on or next to colour K,
+  which it entered (or, sliding, ran into) right before a level-up; the single `repeat-level-up` is then
+  priority 2. For doors that open only to a mover that carries something.
 - `enter:colourK`: a mover enters colour K that this mover has never entered (touch what has not been
   touched); tracked per mover, so a pushed block still has a goal where only the player has been.
 - `frontier`: a mover stands where it has never stood (explore).
@@ -21,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -57,6 +61,9 @@ class Evidence:
     """(mover, colour) pairs: that mover was seen entering that colour."""
     level_up_pairs: frozenset[tuple[int, int]] = frozenset()
     """(mover, colour) pairs seen right before a level-up."""
+    collected: frozenset[int] = frozenset()
+    """Colours shown at the level start and gone from all their start cells right before every level-up
+    whose level start is in the window (things picked up first: a key, a spark)."""
 
     @property
     def entered(self) -> frozenset[int]:
@@ -78,6 +85,39 @@ def _entered(t: Transition, colour: int, shift: tuple[int, int]) -> set[int]:
         tx, ty = x + shift[0], y + shift[1]
         if (tx, ty) not in own and 0 <= tx < cols and 0 <= ty < rows:
             out.add(int(t.before.grid[ty, tx]))
+    return out
+
+
+def _slid_into(t: Transition, colour: int, step: tuple[int, int], floor: int) -> set[int]:
+    """What a sliding mover runs into: from each of its cells, the first cell along `step` (a unit step) that
+    is neither its own colour nor the floor."""
+    grid = t.before.grid
+    rows, cols = grid.shape
+    ys, xs = np.nonzero(grid == colour)
+    out = set()
+    for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
+        tx, ty = x + step[0], y + step[1]
+        while 0 <= tx < cols and 0 <= ty < rows and int(grid[ty, tx]) in (colour, floor):
+            tx, ty = tx + step[0], ty + step[1]
+        if 0 <= tx < cols and 0 <= ty < rows:
+            out.add(int(grid[ty, tx]))
+    return out
+
+
+def _unit(shift: tuple[int, int]) -> tuple[int, int]:
+    return (int(np.sign(shift[0])), int(np.sign(shift[1])))
+
+
+def _collected(start: Array, before: Array, movers: Collection[int]) -> set[int]:
+    """Colours of `start` (not movers, not its commonest colour) that show on none of their start cells in
+    `before`."""
+    if start.shape != before.shape:
+        return set()
+    background = int(np.bincount(start.ravel().astype(np.intp) & 15).argmax())
+    out = set()
+    for colour in {int(c) for c in np.unique(start)} - set(movers) - {background}:
+        if not (before[start == colour] == colour).any():
+            out.add(colour)
     return out
 
 
@@ -123,6 +163,7 @@ def gather(transitions: Sequence[Transition], cache: MotionCache | None = None,
     `ignore` (the world model's patrols, which move whatever the action) are not movers; `known` (the world
     model's movers and pushed objects, learned from a longer history), when given, are the movers."""
     shifts: dict[tuple[str, int], tuple[int, int]] = {}
+    lengths: dict[tuple[str, int], set[tuple[int, int]]] = {}
     pairs: set[tuple[int, int]] = set()
     primary: set[int] = set()
     seen_moving: dict[int, int] = {}
@@ -133,25 +174,42 @@ def gather(transitions: Sequence[Transition], cache: MotionCache | None = None,
         for colour, m in found.items():
             if m.kind == "moved" and colour not in ignore:
                 shifts[(t.label, colour)] = (m.dx, m.dy)
+                lengths.setdefault((t.label, colour), set()).add((m.dx, m.dy))
                 seen_moving[colour] = seen_moving.get(colour, 0) + 1
                 pairs |= {(colour, c) for c in _entered(t, colour, (m.dx, m.dy))}
         primary |= set(primary_moves(t, found)) - ignore
     movers = (known - ignore) or frozenset(c for c, n in seen_moving.items() if n >= MIN_MOVES)
     shifts = {k: v for k, v in shifts.items() if k[1] in movers}
+    # a mover whose moves on one action have several lengths in one direction slides until stopped
+    sliders = {key for key, seen in lengths.items() if len(seen) > 1 and len({_unit(s) for s in seen}) == 1}
     before_up: set[tuple[int, int]] = set()
+    collected: set[int] | None = None
+    level_start: Array | None = None
     for t in transitions:
+        if t.step == 0:
+            level_start = t.before.grid
         if t.level_up:
+            floor = int(np.bincount(t.before.grid.ravel().astype(np.intp) & 15).argmax())
             for (label, colour), shift in shifts.items():
                 if label == t.label:
-                    before_up |= {(colour, c) for c in _entered(t, colour, shift)}
+                    if (label, colour) in sliders:
+                        before_up |= {(colour, c) for c in _slid_into(t, colour, _unit(shift), floor)}
+                    else:
+                        before_up |= {(colour, c) for c in _entered(t, colour, shift)}
                     if colour in primary:
                         before_up |= _pushed_into(t, colour, shift, movers)
+            if level_start is not None and level_start.shape == t.before.grid.shape:
+                gone = _collected(level_start, t.before.grid, movers)
+                collected = gone if collected is None else collected & gone
+        if t.level_up or t.label == "RESET":
+            level_start = t.after.grid
     table = colour_table(movers)
     visited = {_positions(f.grid, table) for t in transitions for f in (t.before, t.after)} if movers else set()
     moves = tuple(sorted((label, colour, d[0], d[1]) for (label, colour), d in shifts.items()))
     pairs = {(m, c) for m, c in pairs if c not in movers}
     before_up = {(m, c) for m, c in before_up if c not in movers}
-    return Evidence(movers, moves, frozenset(visited), frozenset(pairs), frozenset(before_up))
+    collected_colours = frozenset((collected or set()) - {c for _, c in before_up})
+    return Evidence(movers, moves, frozenset(visited), frozenset(pairs), frozenset(before_up), collected_colours)
 
 
 Tint = tuple[int, int, int]
@@ -179,6 +237,46 @@ def _enters(start: Array, colour: int, movers: frozenset[int], tints: Sequence[T
         return grid.shape == start.shape and bool(table[grid[was]].any())
 
     return test
+
+
+def _collect_then_touch(start: Array, floor: Array, gone: Collection[int], colour: int,
+                        movers: frozenset[int], directions: Mapping[str, tuple[int, int]],
+                        tints: Sequence[Tint] = ()) -> Test:
+    """Every colour in `gone` has left all its level-start cells, and a mover entered colour K or the last
+    action (the search's "by:ACTIONn" event; `directions`: each action's unit step of the movers) pushed a
+    mover against it (a door that opens only once something was picked up stops the mover in the model)."""
+    level = floor if floor.shape == start.shape else start
+    target = start == colour
+    fronts = {}
+    for label, (dx, dy) in directions.items():
+        front = np.zeros_like(target)  # front[y, x]: the cell one step along (dx, dy) from (x, y) is K
+        rows, cols = target.shape
+        ys, xs = np.nonzero(target)
+        ys, xs = ys - dy, xs - dx
+        inside = (ys >= 0) & (ys < rows) & (xs >= 0) & (xs < cols)
+        front[ys[inside], xs[inside]] = True
+        fronts[f"by:{label}"] = front | target
+    table = colour_table(_aliases(movers, tints) - {colour})
+    pairs = [(c, level == c) for c in sorted(gone)]
+
+    def test(grid: Array, events: Sequence[str]) -> bool:
+        if grid.shape != start.shape:
+            return False
+        cells = next((fronts[e] for e in events if e in fronts), target)
+        if not table[grid[cells]].any():
+            return False
+        return all(not (grid[mark] == c).any() for c, mark in pairs)
+
+    return test
+
+
+def _directions(evidence: Evidence, movers: Collection[int]) -> dict[str, tuple[int, int]]:
+    """Each action's unit step of the given movers (the first seen), from the evidence's shifts."""
+    out: dict[str, tuple[int, int]] = {}
+    for label, colour, dx, dy in evidence.shifts:
+        if colour in movers and (dx or dy) and label not in out:
+            out[label] = _unit((dx, dy))
+    return out
 
 
 def _new_position(evidence: Evidence, start: Array) -> Test:
@@ -278,12 +376,21 @@ def derive(evidence: Evidence, start: Array, floor: Array | None = None, tints: 
     if floor is not None and floor.shape == start.shape:
         goals += _all_on_goals(evidence, start, floor, movers_here, tints)
     several = {g.name.rsplit(":colour", 1)[1] for g in goals if g.name.startswith("repeat-level-up-each:")}
+    level = floor if floor is not None and floor.shape == start.shape else start
+    gone = {c for c in evidence.collected if (level == c).any()}
     for colour in sorted(present & evidence.level_up_entered):
         who = frozenset(m for m, c in evidence.level_up_pairs if c == colour and m in movers_here)
+        if who and gone:
+            names = " and ".join(f"colour {c}" for c in sorted(gone))
+            goals.append(SubGoal(f"repeat-level-up-after:colour{colour}",
+                                 f"take {names} off the level (as before every level-up), then bring "
+                                 f"{_names(who)} onto or next to colour {colour}", 1,
+                                 _collect_then_touch(start, level, gone, colour, who,
+                                                     _directions(evidence, who), tints)))
         if who:
             goals.append(SubGoal(f"repeat-level-up:colour{colour}",
                                  f"make {_names(who)} enter colour {colour}, as right before a level-up",
-                                 2 if str(colour) in several else 1, _enters(start, colour, who, tints)))
+                                 2 if str(colour) in several or gone else 1, _enters(start, colour, who, tints)))
     counts = np.bincount(start.ravel().astype(np.intp) & 15, minlength=16)
     for colour in sorted(present - evidence.level_up_entered, key=lambda c: (counts[c], c)):
         who = frozenset(m for m in movers_here if (m, colour) not in evidence.pairs)

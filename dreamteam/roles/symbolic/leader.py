@@ -12,7 +12,9 @@ When no new state has been seen for `stale_after` steps (from the context, else 
 nearest untested action (DISCOVER), whatever the tactics say, until something new shows up; when nothing
 untested is reachable but the level's start has some (`reset_helps`), it resets the level.
 While accuracy is at least `trust` (0.8) the first tactic is followed (GOAL for level-completing
-sub-goals, DISCOVER for exploration); under a flagged loop the leader switches to the next tactic or a
+sub-goals, DISCOVER for exploration); a level-completing tactic is followed down to `goal_trust` (0.6):
+its plan stops at the first wrong prediction anyway, and a model that keeps missing one detail it cannot
+learn yet (a counter it does not see) would otherwise spend on probes the few actions the level allows; under a flagged loop the leader switches to the next tactic or a
 probe. Below the gate it runs the first probe (DISCOVER for an untested action, VALIDATE otherwise), or
 validates the first step of the best tactic when there is no probe.
 """
@@ -27,6 +29,7 @@ from dreamteam.roles.symbolic.base import list_of
 from dreamteam.roles.symbolic.critic import label
 
 TRUST = 0.8
+GOAL_TRUST = 0.6
 STALE = 12
 GOAL_TACTICS = ("level_up", "repeat-level-up", "match-target")
 
@@ -74,9 +77,10 @@ def decision(goal: str, plan: Sequence[Any], source: str, confidence: float, rea
 class LeaderAnswerer:
     """Trusts rollouts only while measured accuracy is high; otherwise probes."""
 
-    def __init__(self, trust: float = TRUST, stale: int = STALE) -> None:
+    def __init__(self, trust: float = TRUST, stale: int = STALE, goal_trust: float = GOAL_TRUST) -> None:
         self.trust = trust
         self.stale = stale
+        self.goal_trust = goal_trust
 
     def answer(self, request: RoleRequest) -> dict[str, Any]:
         """Reply content for one "decide" request."""
@@ -99,6 +103,12 @@ class LeaderAnswerer:
             why = "; a loop was flagged, so not the top tactic" if looping else ""
             return decision(goal, best["actions"], name, accuracy,
                             f"prediction accuracy {accuracy:.2f} >= {self.trust}: follow tactic {name!r}{why}")
+        if accuracy >= self.goal_trust and tactics and str(tactics[0].get("name", "")).startswith(GOAL_TACTICS):
+            best = tactics[0]
+            name = str(best.get("name"))
+            return decision("GOAL", best["actions"], name, accuracy,
+                            f"prediction accuracy {accuracy:.2f} >= {self.goal_trust}: follow the level-completing "
+                            f"tactic {name!r}")
         if probes:
             best = probes[0]
             goal = "DISCOVER" if _discovers(best) else "VALIDATE"

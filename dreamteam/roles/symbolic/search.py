@@ -38,6 +38,12 @@ DEEP_LIMITS = SearchLimits(nodes=40_000, depth=120, seconds=1.5)
 steps, affordable once in a while but not on every step."""
 
 
+def by_action(action: Action) -> str:
+    """The pseudo-event naming the step's action that goal tests see after the predicted events
+    ("by:ACTION4"): a sub-goal about running into something needs the direction of the last move."""
+    return f"by:{action.get('action')}"
+
+
 def _children(rollout: Rollout, state: Any, actions: Sequence[Action]) -> Iterator[tuple[Action, Any, list[str], Any]]:
     """(action, predicted state, events, state key) for each action whose predicted step does not lose."""
     for action in actions:
@@ -50,8 +56,9 @@ def breadth_first(rollout: Rollout, start: Any, actions: Sequence[Action], goals
                   limits: SearchLimits) -> tuple[dict[str, list[Action]], int]:
     """The shortest predicted plan to each reachable sub-goal, and how many steps were predicted.
 
-    A state seen before is not expanded again, but a step into it that raises events (a level-up) is still
-    tested against the goals: events belong to the step, not the state. A RESET's level start is never a
+    A state seen before is not expanded again, but a step into it that raises events (a level-up) or that
+    leaves the state as it was (a move against something that stops it) is still tested against the goals:
+    events and the last action belong to the step, not the state. A RESET's level start is never a
     sub-goal reached by itself (a plan may pass through it).
 
     Nodes keep a parent link instead of their whole plan, so a deep search stays small in memory."""
@@ -66,8 +73,9 @@ def breadth_first(rollout: Rollout, start: Any, actions: Sequence[Action], goals
         if length >= limits.depth:
             continue
         expanded += len(actions)
+        here = rollout.key(state)
         for action, following, events, key in _children(rollout, state, actions):
-            if key in seen and not events:
+            if key in seen and not events and key != here:
                 continue
             fresh = key not in seen
             seen.add(key)
@@ -75,8 +83,9 @@ def breadth_first(rollout: Rollout, start: Any, actions: Sequence[Action], goals
             child = len(links) - 1
             if action.get("action") != "RESET":
                 grid = rollout.grid(following)
+                tagged = [*events, by_action(action)]
                 for goal in goals:
-                    if goal.name not in found and goal.test(grid, events):
+                    if goal.name not in found and goal.test(grid, tagged):
                         found[goal.name] = _plan(links, child)
             if fresh and "level_up" not in events:
                 queue.append((following, child, length + 1))
@@ -119,7 +128,7 @@ def best_first(rollout: Rollout, start: Any, actions: Sequence[Action], goal: Su
             links.append((node, action))
             child = len(links) - 1
             grid = rollout.grid(following)
-            if action.get("action") != "RESET" and goal.test(grid, events):
+            if action.get("action") != "RESET" and goal.test(grid, [*events, by_action(action)]):
                 return _plan(links, child), expanded
             if "level_up" not in events:
                 states[child] = following
