@@ -10,8 +10,8 @@
   them entering K (`repeat-level-up`) is then no longer taken to complete the level (priority 2), though
   it is still tried when all at once cannot be reached.
 - `repeat-level-up-after:colourK`: the colours that had left all their level-start cells right before every
-  level-up seen (things picked up: a key, a spark) are gone, and a mover stands on or next to colour K,
-  which it entered (or, sliding, ran into) right before a level-up; the single `repeat-level-up` is then
+  level-up seen (things picked up: a key, a spark) are gone, and the last move took a mover into or
+  against colour K, which it entered (or, sliding, ran into) right before a level-up; the single `repeat-level-up` is then
   priority 2. For doors that open only to a mover that carries something.
 - `enter:colourK`: a mover enters colour K that this mover has never entered (touch what has not been
   touched); tracked per mover, so a pushed block still has a goal where only the player has been.
@@ -104,6 +104,11 @@ def _slid_into(t: Transition, colour: int, step: tuple[int, int], floor: int) ->
     return out
 
 
+def _commonest(grid: Array) -> int:
+    """The colour most cells of a grid show (its floor or background)."""
+    return int(np.bincount(grid.ravel().astype(np.intp) & 15).argmax())
+
+
 def _unit(shift: tuple[int, int]) -> tuple[int, int]:
     return (int(np.sign(shift[0])), int(np.sign(shift[1])))
 
@@ -113,9 +118,8 @@ def _collected(start: Array, before: Array, movers: Collection[int]) -> set[int]
     `before`."""
     if start.shape != before.shape:
         return set()
-    background = int(np.bincount(start.ravel().astype(np.intp) & 15).argmax())
     out = set()
-    for colour in {int(c) for c in np.unique(start)} - set(movers) - {background}:
+    for colour in {int(c) for c in np.unique(start)} - set(movers) - {_commonest(start)}:
         if not (before[start == colour] == colour).any():
             out.add(colour)
     return out
@@ -189,7 +193,7 @@ def gather(transitions: Sequence[Transition], cache: MotionCache | None = None,
         if t.step == 0:
             level_start = t.before.grid
         if t.level_up:
-            floor = int(np.bincount(t.before.grid.ravel().astype(np.intp) & 15).argmax())
+            floor = _commonest(t.before.grid)
             for (label, colour), shift in shifts.items():
                 if label == t.label:
                     if (label, colour) in sliders:
@@ -239,13 +243,13 @@ def _enters(start: Array, colour: int, movers: frozenset[int], tints: Sequence[T
     return test
 
 
-def _collect_then_touch(start: Array, floor: Array, gone: Collection[int], colour: int,
+def _collect_then_touch(start: Array, level: Array, gone: Collection[int], colour: int,
                         movers: frozenset[int], directions: Mapping[str, tuple[int, int]],
                         tints: Sequence[Tint] = ()) -> Test:
     """Every colour in `gone` has left all its level-start cells, and a mover entered colour K or the last
     action (the search's "by:ACTIONn" event; `directions`: each action's unit step of the movers) pushed a
-    mover against it (a door that opens only once something was picked up stops the mover in the model)."""
-    level = floor if floor.shape == start.shape else start
+    mover against it (a door that opens only once something was picked up stops the mover in the model);
+    `level`: the level start (or the start grid when none is known)."""
     target = start == colour
     fronts = {}
     for label, (dx, dy) in directions.items():
@@ -369,7 +373,7 @@ def derive(evidence: Evidence, start: Array, floor: Array | None = None, tints: 
                      lambda grid, events: "level_up" in events)]
     if not evidence.movers:
         return goals
-    background = int(np.bincount(start.ravel().astype(np.intp) & 15).argmax())
+    background = _commonest(start)
     shown = {int(c) for c in np.unique(start)}
     present = shown - _aliases(evidence.movers, tints) - {background}
     movers_here = shown & set(evidence.movers)
@@ -383,8 +387,8 @@ def derive(evidence: Evidence, start: Array, floor: Array | None = None, tints: 
         if who and gone:
             names = " and ".join(f"colour {c}" for c in sorted(gone))
             goals.append(SubGoal(f"repeat-level-up-after:colour{colour}",
-                                 f"take {names} off the level (as before every level-up), then bring "
-                                 f"{_names(who)} onto or next to colour {colour}", 1,
+                                 f"take {names} off the level (as before every level-up), then move "
+                                 f"{_names(who)} into or against colour {colour}", 1,
                                  _collect_then_touch(start, level, gone, colour, who,
                                                      _directions(evidence, who), tints)))
         if who:

@@ -14,8 +14,8 @@ untested is reachable but the level's start has some (`reset_helps`), it resets 
 While accuracy is at least `trust` (0.8) the first tactic is followed (GOAL for level-completing
 sub-goals, DISCOVER for exploration); a level-completing tactic is followed down to `goal_trust` (0.6):
 its plan stops at the first wrong prediction anyway, and a model that keeps missing one detail it cannot
-learn yet (a counter it does not see) would otherwise spend on probes the few actions the level allows; under a flagged loop the leader switches to the next tactic or a
-probe. Below the gate it runs the first probe (DISCOVER for an untested action, VALIDATE otherwise), or
+learn yet (a counter it does not see) would otherwise spend on probes the few actions the level allows;
+under a flagged loop the leader switches to the next tactic or a probe. Below the gate it runs the first probe (DISCOVER for an untested action, VALIDATE otherwise), or
 validates the first step of the best tactic when there is no probe.
 """
 

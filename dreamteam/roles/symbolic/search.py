@@ -64,16 +64,16 @@ def breadth_first(rollout: Rollout, start: Any, actions: Sequence[Action], goals
     Nodes keep a parent link instead of their whole plan, so a deep search stays small in memory."""
     deadline = time.perf_counter() + limits.seconds
     links: list[tuple[int, Action | None]] = [(-1, None)]
-    queue: deque[tuple[Any, int, int]] = deque([(start, 0, 0)])
-    seen = {rollout.key(start)}
+    root = rollout.key(start)
+    queue: deque[tuple[Any, Any, int, int]] = deque([(start, root, 0, 0)])
+    seen = {root}
     found: dict[str, list[Action]] = {}
     expanded = 0
     while queue and expanded < limits.nodes and time.perf_counter() < deadline and len(found) < len(goals):
-        state, node, length = queue.popleft()
+        state, here, node, length = queue.popleft()
         if length >= limits.depth:
             continue
         expanded += len(actions)
-        here = rollout.key(state)
         for action, following, events, key in _children(rollout, state, actions):
             if key in seen and not events and key != here:
                 continue
@@ -88,7 +88,7 @@ def breadth_first(rollout: Rollout, start: Any, actions: Sequence[Action], goals
                     if goal.name not in found and goal.test(grid, tagged):
                         found[goal.name] = _plan(links, child)
             if fresh and "level_up" not in events:
-                queue.append((following, child, length + 1))
+                queue.append((following, key, child, length + 1))
     return found, expanded
 
 

@@ -13,9 +13,10 @@ A patch is proposed only when, replayed here in plain Python over the window, it
 transitions than the current dynamics (or as many, with more level-up/game-over flags right or a level start
 the current one does not remember) and breaks none that the current one gets right; a transition it
 would break is kept as a remembered exception (dyn_MEMO) so the harness's no-regression gate can pass.
-Exceptions must be paid for by the gain (a level-up or game-over flag gained counts twice), except those for transitions of levels already completed: a new
-level may change a rule's details (a shorter colour cycle, another click pattern), and the rules should
-then follow the level being played while the earlier level's evidence is remembered exactly.
+Exceptions must be paid for by the gain (a level-up or game-over flag gained counts twice), except those
+for transitions of levels already completed: a new level may change a rule's details (a shorter colour
+cycle, another click pattern), and the rules should then follow the level being played while the earlier
+level's evidence is remembered exactly.
 """
 
 from __future__ import annotations
