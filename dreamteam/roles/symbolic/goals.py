@@ -15,6 +15,9 @@
   priority 2. For doors that open only to a mover that carries something.
 - `enter:colourK`: a mover enters colour K that this mover has never entered (touch what has not been
   touched); tracked per mover, so a pushed block still has a goal where only the player has been.
+- `together:colourK`: every mover stands on colour K at once, where each mover has entered K on its own,
+  no level-up on K has been seen and the movers never stood on K all together (before a first level-up:
+  goals that need several movers on them at the same time).
 - `frontier`: a mover stands where it has never stood (explore).
 Movers are the colours seen moving rigidly in recent transitions. With tints learned by the world model
 (`tints`: (colour, under, shown) triples, a block that shows another colour on a target) a colour and the
@@ -402,9 +405,40 @@ def derive(evidence: Evidence, start: Array, floor: Array | None = None, tints: 
             goals.append(SubGoal(f"enter:colour{colour}",
                                  f"make {_names(who)} enter colour {colour} (never touched by it yet)",
                                  3, _enters(start, colour, who, tints)))
+    goals += _together_goals(evidence, start, level, movers_here, present, tints)
     goals.append(SubGoal("frontier", "bring a mover to a position it has never occupied", 4,
                          _new_position(evidence, start)))
     return goals
+
+
+def _together_goals(evidence: Evidence, start: Array, level: Array, movers_here: Collection[int],
+                    present: Collection[int], tints: Sequence[Tint]) -> list[SubGoal]:
+    """`together:colourK` for each colour K that every mover here has entered on its own, with no level-up
+    on K seen yet, while K has a cell for each mover cell and the movers have never all stood on K at once
+    (the conjunction of touches already made, which the single touches did not complete)."""
+    if len(movers_here) < 2:
+        return []
+    group = frozenset(movers_here)
+    needed = int(colour_table(group)[start].sum())
+    goals = []
+    for colour in sorted(set(present) - evidence.level_up_entered):
+        if not all((m, colour) in evidence.pairs for m in group):
+            continue
+        under = _on_cells(start, colour, level, tints)
+        if int(under.sum()) < needed or any(_all_inside(cells, under) for cells in evidence.visited):
+            continue
+        goals.append(SubGoal(f"together:colour{colour}",
+                             f"every mover ({_names(group)}) on colour {colour} at once (each entered it "
+                             f"alone, which did not complete the level)", 3,
+                             _all_on(start, colour, [frozenset({m}) for m in sorted(group)], level, tints),
+                             _distance_to(start, colour, group, level, tints)))
+    return goals
+
+
+def _all_inside(cells: Collection[tuple[int, int]], mask: npt.NDArray[np.bool_]) -> bool:
+    """Whether there are cells and every (x, y) of them lies inside the grid and on `mask`."""
+    height, width = mask.shape
+    return bool(cells) and all(0 <= x < width and 0 <= y < height and bool(mask[y, x]) for x, y in cells)
 
 
 def _all_on_goals(evidence: Evidence, start: Array, floor: Array, movers_here: Collection[int],

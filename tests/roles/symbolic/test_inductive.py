@@ -206,3 +206,31 @@ def test_all_movers_goal_reads_what_lies_under_them_from_the_level_start() -> No
     both[1, 2], both[1, 5] = 9, 12
     assert goal.test(both, []) and not goal.test(one, []) and not goal.test(start, [])
     assert "repeat-level-up-all:colour8" not in [g.name for g in derive(evidence, start)]  # no level start known
+
+
+def test_together_goal_asks_for_all_movers_on_a_colour_each_touched_alone() -> None:
+    """Two avatars have each stood on goal colour 8, one at a time, with no level-up: the next sub-goal is
+    both on it at once; it is not derived once they have stood there together, nor while one has not."""
+    import numpy as np
+
+    from dreamteam.roles.symbolic.goals import Evidence, derive
+
+    floor = np.zeros((3, 6), dtype=np.int8)
+    floor[1, 2], floor[1, 5] = 8, 8
+    start = floor.copy()
+    start[1, 0], start[1, 3] = 9, 12
+    apart = frozenset({frozenset({(0, 1), (3, 1)}), frozenset({(2, 1), (4, 1)}), frozenset({(1, 1), (5, 1)})})
+    evidence = Evidence(frozenset({9, 12}), (), apart, pairs=frozenset({(9, 8), (12, 8)}))
+    goal = next(g for g in derive(evidence, start, floor) if g.name == "together:colour8")
+    one, both = floor.copy(), floor.copy()
+    one[1, 2], one[1, 4] = 9, 12
+    both[1, 2], both[1, 5] = 9, 12
+    assert goal.test(both, []) and not goal.test(one, []) and not goal.test(start, [])
+    assert goal.estimate is not None and goal.estimate(both) == 0 and goal.estimate(one) == 1
+    assert goal.priority > next(g for g in derive(evidence, start, floor) if g.name == "level_up").priority
+    once_together = Evidence(evidence.movers, (), apart | {frozenset({(2, 1), (5, 1)})}, evidence.pairs)
+    assert "together:colour8" not in [g.name for g in derive(once_together, start, floor)]
+    one_touched = Evidence(evidence.movers, (), apart, pairs=frozenset({(9, 8)}))
+    assert "together:colour8" not in [g.name for g in derive(one_touched, start, floor)]
+    after_level_up = Evidence(evidence.movers, (), apart, evidence.pairs, level_up_pairs=frozenset({(9, 8)}))
+    assert "together:colour8" not in [g.name for g in derive(after_level_up, start, floor)]
