@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from dreamteam.agents.exploration_map import ExplorationMap
-from dreamteam.codec import encode_grid, grid_hash
+from dreamteam.codec import decode_grid, encode_grid, grid_hash
 from dreamteam.graph.state import StepState
 from dreamteam.roles.critic import Critic
 from dreamteam.roles.inductive import InductiveExplorer
@@ -75,6 +75,7 @@ class TeamLogic:
             error = world.load(name, self.sources[name])
             if error:
                 self.mem.flags.append(f"seed {name} artifact rejected: {error}")
+        self.mem.deadly = _deadly(workspace.regression())
 
     # ----- arrival ------------------------------------------------------------------------------
 
@@ -388,6 +389,13 @@ class TeamLogic:
         self.mem.tested[label] = self.mem.tested.get(label, 0) + 1
         return {"action": action, "plan": plan, "pending": {"step": obs.step, "action": action},
                 "step": obs.step + 1}
+
+
+def _deadly(transitions: list[dict[str, Any]]) -> set[tuple[str, str]]:
+    """(frame hash, action label) of the transitions that ended the game: a resumed session (or one opened on
+    a workspace with evidence) avoids them as the session that saw them did."""
+    return {(grid_hash(decode_grid(t["before"])), Action.from_json(t["action"]).label())
+            for t in transitions if t.get("game_over")}
 
 
 def _compare(predicted: Grid | None, observed: Grid) -> tuple[bool | None, int]:
