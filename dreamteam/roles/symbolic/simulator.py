@@ -154,7 +154,8 @@ class SimulatorAnswerer:
         allowance = max(MIN_MEMO_ALLOWANCE, gain + 2 * max(0, event_gain))
         if still_broken or not better or len(rules.memo) - past > allowance:
             reason = (f"would break {still_broken}" if still_broken else "no gain" if not better
-                      else f"needs {len(rules.memo)} remembered exceptions for a gain of {gain}")
+                      else f"needs {len(rules.memo) - past} remembered exceptions on this level or later, "
+                           f"more than the {allowance} allowed for a gain of {gain} frames and {event_gain} events")
             return {"patch": None, "notes": f"{summary}; not proposed ({reason})\nentities: {entities}"}
         memo = f"; {len(rules.memo)} remembered exceptions" if rules.memo else ""
         return {"patch": source, "notes": f"{summary}{memo}\nentities: {entities}"}
