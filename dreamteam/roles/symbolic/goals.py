@@ -369,6 +369,11 @@ def _all_on(start: Array, colour: int, movers: Collection[frozenset[int]], floor
     return test
 
 
+def _each_mover_on(start: Array, colour: int, movers: Collection[int], floor: Array, tints: Sequence[Tint]) -> Test:
+    """`_all_on` with every mover colour its own group: each of them shows and stands on `colour`."""
+    return _all_on(start, colour, [frozenset({m}) for m in sorted(movers)], floor, tints)
+
+
 def derive(evidence: Evidence, start: Array, floor: Array | None = None, tints: Sequence[Tint] = ()) -> list[SubGoal]:
     """The sub-goals worth searching for from this grid, most important first (`floor`: the level start,
     when the dynamics remembers it, for what lies under the movers; `tints`: the world model's tints)."""
@@ -430,7 +435,7 @@ def _together_goals(evidence: Evidence, start: Array, level: Array, movers_here:
         goals.append(SubGoal(f"together:colour{colour}",
                              f"every mover ({_names(group)}) on colour {colour} at once (each entered it "
                              f"alone, which did not complete the level)", 3,
-                             _all_on(start, colour, [frozenset({m}) for m in sorted(group)], level, tints),
+                             _each_mover_on(start, colour, group, level, tints),
                              _distance_to(start, colour, group, level, tints)))
     return goals
 
@@ -450,7 +455,7 @@ def _all_on_goals(evidence: Evidence, start: Array, floor: Array, movers_here: C
         if len(movers_here) >= 2:
             goals.append(SubGoal(f"repeat-level-up-all:colour{colour}",
                                  f"every mover ({_names(movers_here)}) on colour {colour} at once", 1,
-                                 _all_on(start, colour, [frozenset({m}) for m in sorted(movers_here)], floor, tints)))
+                                 _each_mover_on(start, colour, movers_here, floor, tints)))
         who = _aliases({m for m, c in evidence.level_up_pairs if c == colour}, tints)
         cells = int(colour_table(who)[start].sum())
         if who and cells >= 2 and not set(movers_here) <= who:
