@@ -51,6 +51,33 @@ class SubGoal:
     test: Test = field(compare=False)
     estimate: Callable[[Array], float] | None = field(default=None, compare=False)
     """How far a grid is from the sub-goal (0 when reached), for a best-first search; None when unknown."""
+    lapse: Lapse | None = field(default=None, compare=False)
+    """For goals that need something collected first, when the evidence shows it coming back by itself
+    after some actions: how to plan around that (`search.Lapsing`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lapse:
+    """Collected colours that come back on their level-start cells `lasts` actions after they were taken,
+    `held` actions ago for the current frame (0 when not held now)."""
+
+    level: Array = field(compare=False)
+    colours: frozenset[int]
+    lasts: int
+    held: int
+    movers: frozenset[int]
+
+    def holding(self, grid: Array) -> bool:
+        """Whether `grid` shows none of the colours on their cells of the level start."""
+        return grid.shape == self.level.shape and all(not (grid[self.level == c] == c).any() for c in self.colours)
+
+    def restore(self, grid: Array) -> Array:
+        """`grid` with the colours back on their level-start cells (except where a mover stands)."""
+        out = grid.copy()
+        free = ~colour_table(self.movers)[grid]
+        for c in sorted(self.colours):
+            out[(self.level == c) & free] = c
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +94,11 @@ class Evidence:
     collected: frozenset[int] = frozenset()
     """Colours shown at the level start and gone from all their start cells right before every level-up
     whose level start is in the window (things picked up first: a key, a spark)."""
+    lasts: tuple[tuple[int, int], ...] = ()
+    """(colour, actions) for collected colours seen coming back on their level-start cells by themselves (no
+    RESET, no level change, no mover leaving those cells): the fewest actions from taken to back."""
+    held: int = 0
+    """Actions since the collected colours of `lasts` were last taken, when the last frame still holds them."""
 
     @property
     def entered(self) -> frozenset[int]:
@@ -216,7 +248,40 @@ def gather(transitions: Sequence[Transition], cache: MotionCache | None = None,
     pairs = {(m, c) for m, c in pairs if c not in movers}
     before_up = {(m, c) for m, c in before_up if c not in movers}
     collected_colours = frozenset((collected or set()) - {c for _, c in before_up})
-    return Evidence(movers, moves, frozenset(visited), frozenset(pairs), frozenset(before_up), collected_colours)
+    lasts, held = _lasts(transitions, collected_colours, table) if collected_colours else ((), 0)
+    return Evidence(movers, moves, frozenset(visited), frozenset(pairs), frozenset(before_up), collected_colours,
+                    lasts, held)
+
+
+def _lasts(transitions: Sequence[Transition], colours: Collection[int],
+           movers: npt.NDArray[np.bool_]) -> tuple[tuple[tuple[int, int], ...], int]:
+    """How many actions each colour of `colours` stays off its level-start cells once taken, where some
+    local transition shows it back there with neither it nor a mover (`movers`: a colour table) on those
+    cells before (the fewest seen); and the actions since the last take, when the last frame still lacks it."""
+    lasts: dict[int, int] = {}
+    taken: dict[int, int] = {}
+    level_start: Array | None = None
+    last = transitions[-1] if transitions else None
+    for t in transitions:
+        if t.step == 0:
+            level_start = t.before.grid
+        if t.local and level_start is not None and level_start.shape == t.before.grid.shape:
+            before, after = t.before.grid, t.after.grid
+            for colour in colours:
+                home = level_start == colour
+                if not home.any():
+                    continue
+                was, now = (before[home] == colour).any(), (after[home] == colour).any()
+                if was and not now:
+                    taken[colour] = t.step
+                elif not was and now and not movers[before[home]].any() and colour in taken:
+                    lasts[colour] = min(lasts.get(colour, t.step - taken[colour]), t.step - taken[colour])
+                    del taken[colour]
+        if t.level_up or t.label == "RESET":
+            level_start = t.after.grid
+            taken.clear()
+    held = max((last.step - taken[c] for c in taken if c in lasts), default=0) if last is not None else 0
+    return tuple(sorted(lasts.items())), held
 
 
 Tint = tuple[int, int, int]
@@ -264,17 +329,25 @@ def _collect_then_touch(start: Array, level: Array, gone: Collection[int], colou
         front[ys[inside], xs[inside]] = True
         fronts[f"by:{label}"] = front | target
     table = colour_table(_aliases(movers, tints) - {colour})
-    pairs = [(c, level == c) for c in sorted(gone)]
+    holding = _all_gone(level, gone)
 
     def test(grid: Array, events: Sequence[str]) -> bool:
         if grid.shape != start.shape:
             return False
         cells = next((fronts[e] for e in events if e in fronts), target)
-        if not table[grid[cells]].any():
-            return False
-        return all(not (grid[mark] == c).any() for c, mark in pairs)
+        return bool(table[grid[cells]].any()) and holding(grid)
 
     return test
+
+
+def _all_gone(level: Array, gone: Collection[int]) -> Callable[[Array], bool]:
+    """Whether a grid shows none of the `gone` colours on their cells of `level` (the level start)."""
+    pairs = [(c, level == c) for c in sorted(gone)]
+
+    def holding(grid: Array) -> bool:
+        return grid.shape == level.shape and all(not (grid[mark] == c).any() for c, mark in pairs)
+
+    return holding
 
 
 def _directions(evidence: Evidence, movers: Collection[int]) -> dict[str, tuple[int, int]]:
@@ -394,11 +467,15 @@ def derive(evidence: Evidence, start: Array, floor: Array | None = None, tints: 
         who = frozenset(m for m, c in evidence.level_up_pairs if c == colour and m in movers_here)
         if who and gone:
             names = " and ".join(f"colour {c}" for c in sorted(gone))
+            lasts = [n for c, n in evidence.lasts if c in gone]
+            lapse = (Lapse(level, frozenset(gone), min(lasts), evidence.held, frozenset(evidence.movers))
+                     if lasts else None)
             goals.append(SubGoal(f"repeat-level-up-after:colour{colour}",
                                  f"take {names} off the level (as before every level-up), then move "
-                                 f"{_names(who)} into or against colour {colour}", 1,
-                                 _collect_then_touch(start, level, gone, colour, who,
-                                                     _directions(evidence, who), tints)))
+                                 f"{_names(who)} into or against colour {colour}"
+                                 + (f" within {min(lasts)} actions (it comes back after that)" if lasts else ""),
+                                 1, _collect_then_touch(start, level, gone, colour, who,
+                                                        _directions(evidence, who), tints), lapse=lapse))
         if who:
             goals.append(SubGoal(f"repeat-level-up:colour{colour}",
                                  f"make {_names(who)} enter colour {colour}, as right before a level-up",

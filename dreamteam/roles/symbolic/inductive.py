@@ -31,6 +31,7 @@ from dreamteam.roles.symbolic.rollout import Action, LogicalRollout, Rollout, cl
 from dreamteam.roles.symbolic.search import (
     DEEP_LIMITS,
     ESTIMATED_LIMITS,
+    Lapsing,
     SearchLimits,
     best_first,
     breadth_first,
@@ -47,6 +48,10 @@ DEEP_EVERY = 8
 """Searches between two deep searches (a deep search runs only when the quick one missed every
 level-completing sub-goal, and at most once per (world model, frame))."""
 DEEP_MEMORY = 256
+LAPSE_LIMITS = SearchLimits(nodes=20_000, depth=120, seconds=2.0)
+"""Limits of the search in which collected things come back (`Lapsing`): its states also count the actions
+held, so it expands more of them than the quick search; it runs once per (world model, frame, sub-goal)
+and only after the quick search reached that sub-goal."""
 COMPLETING = 1
 """Sub-goals of this priority or lower complete a level (a predicted level-up, a repeated level-up)."""
 DEEP_GOALS = 3
@@ -128,6 +133,8 @@ class InductiveAnswerer:
         self.limits = limits or SearchLimits()
         self.deep = deep
         self._deep_found: dict[tuple[int, Any], dict[str, list[Action]]] = {}
+        self._lapse_plans: dict[tuple[Any, ...], list[Action] | None] = {}
+        """`Lapsing` plans by (world model, frame, sub-goal), or None when it found none."""
         """Deep-search results by (world model, frame), found plans or none: never searched twice."""
         self._since_deep = DEEP_EVERY
         self._deep_led = False
@@ -195,6 +202,7 @@ class InductiveAnswerer:
         limits = SearchLimits(self.limits.nodes, depth, self.limits.seconds)
         found, expanded = breadth_first(rollout, start, actions, goals, limits)
         found, expanded = self._deepen(rollout, start, actions, goals, found, expanded, source_key, cap)
+        found, expanded = self._outlast(rollout, start, actions, goals, found, expanded, source_key, cap)
         tactics = [tactic(g.name, g.name, found[g.name], g.description) for g in goals if g.name in found]
         for colour, plan in uniform_plans(rollout, start, clicks[:MAX_CLICKS_IN_LINEAR]):
             name = f"uniform:colour{colour}"
@@ -259,6 +267,34 @@ class InductiveAnswerer:
         self._deep_found[tried] = deep
         self._deep_now = set(deep)
         return {**found, **deep}, expanded + more
+
+    def _outlast(self, rollout: Rollout, start: Any, actions: Sequence[Action], goals: Sequence[SubGoal],
+               found: dict[str, list[Action]], expanded: int, source_key: int, cap: int | None,
+               ) -> tuple[dict[str, list[Action]], int]:
+        """For each reached sub-goal with a `lapse` (something collected that comes back by itself after a
+        measured number of actions), the shortest plan in which it has not come back when used: the plan
+        found without that may hold it too long. Searched once per (world model, frame, sub-goal); when no
+        such plan is found, the plain one stays."""
+        if not isinstance(rollout, LogicalRollout):
+            return found, expanded
+        for goal in goals:
+            if goal.lapse is None or goal.name not in found:
+                continue
+            tried = (source_key, rollout.key(start), goal.name, goal.lapse.lasts, goal.lapse.held)
+            if tried not in self._lapse_plans:
+                depth = LAPSE_LIMITS.depth if cap is None else min(LAPSE_LIMITS.depth, cap)
+                limits = SearchLimits(LAPSE_LIMITS.nodes, depth, LAPSE_LIMITS.seconds)
+                lapsing = Lapsing(rollout, goal.lapse)
+                plans, steps = breadth_first(lapsing, lapsing.wrap(start), [*actions, {"action": "RESET"}],
+                                             [goal], limits, retest=True)
+                expanded += steps
+                if len(self._lapse_plans) >= DEEP_MEMORY:
+                    self._lapse_plans.clear()
+                self._lapse_plans[tried] = plans.get(goal.name)
+            plan = self._lapse_plans[tried]
+            if plan is not None:
+                found = {**found, goal.name: plan}
+        return found, expanded
 
     def _remember(self, rollout: Rollout, start: Any, source_key: int, tactics: Sequence[dict[str, Any]]) -> None:
         """Record the states the top tactic passes through, to continue it without searching."""

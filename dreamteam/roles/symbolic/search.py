@@ -1,5 +1,6 @@
 """Search over predicted rollouts: breadth-first for the shortest plan to each sub-goal, weighted A* for a
-sub-goal that can estimate how far a grid is from it (several blocks onto their targets), and a click
+sub-goal that can estimate how far a grid is from it (several blocks onto their targets), a rollout in
+which collected things come back after the actions they were seen to last, and a click
 planner that makes a clickable canvas match a displayed target panel."""
 
 from __future__ import annotations
@@ -7,7 +8,7 @@ from __future__ import annotations
 import heapq
 import time
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,9 +16,9 @@ import numpy as np
 
 from dreamteam.perception import label_runs
 from dreamteam.roles.symbolic.frames import Array
-from dreamteam.roles.symbolic.goals import SubGoal
+from dreamteam.roles.symbolic.goals import Lapse, SubGoal
 from dreamteam.roles.symbolic.linear import linear_plan
-from dreamteam.roles.symbolic.rollout import Action, Rollout, click_action
+from dreamteam.roles.symbolic.rollout import Action, LogicalRollout, Rollout, click_action
 
 Box = tuple[int, int, int, int]
 MAX_CELLS_TO_CLICK = 400
@@ -53,13 +54,15 @@ def _children(rollout: Rollout, state: Any, actions: Sequence[Action]) -> Iterat
 
 
 def breadth_first(rollout: Rollout, start: Any, actions: Sequence[Action], goals: Sequence[SubGoal],
-                  limits: SearchLimits) -> tuple[dict[str, list[Action]], int]:
+                  limits: SearchLimits, retest: bool = False) -> tuple[dict[str, list[Action]], int]:
     """The shortest predicted plan to each reachable sub-goal, and how many steps were predicted.
 
     A state seen before is not expanded again, but a step into it that raises events (a level-up) or that
     leaves the state as it was (a move against something that stops it) is still tested against the goals:
     events and the last action belong to the step, not the state. A RESET's level start is never a
-    sub-goal reached by itself (a plan may pass through it).
+    sub-goal reached by itself (a plan may pass through it). With `retest`, every step into a state seen
+    before is tested (for rollouts whose state also counts something the grid does not show, where a move
+    against something changes the state's key: `Lapsing`).
 
     Nodes keep a parent link instead of their whole plan, so a deep search stays small in memory."""
     deadline = time.perf_counter() + limits.seconds
@@ -75,7 +78,7 @@ def breadth_first(rollout: Rollout, start: Any, actions: Sequence[Action], goals
             continue
         expanded += len(actions)
         for action, following, events, key in _children(rollout, state, actions):
-            if key in seen and not events and key != here:
+            if key in seen and not events and key != here and not retest:
                 continue
             fresh = key not in seen
             seen.add(key)
@@ -134,6 +137,50 @@ def best_first(rollout: Rollout, start: Any, actions: Sequence[Action], goal: Su
                 states[child] = following
                 heapq.heappush(heap, (length + 1 + WEIGHT * estimate(grid), child, child, length + 1))
     return None, expanded
+
+
+class Lapsing:
+    """A rollout of logical grids in which collected things come back: `lapse.lasts` actions after they were
+    taken, the next step starts from the grid with them restored (`Lapse.restore`). States are (inner
+    state, actions held). Written here rather than in the world model because how long a thing lasts is a
+    hidden count the dynamics does not see in the frame; the evidence measures it across transitions.
+
+    The restore happens before the step after the last one held, so a step that uses the thing on its last
+    action (walking through a door) still sees it held."""
+
+    def __init__(self, inner: LogicalRollout, lapse: Lapse) -> None:
+        self.inner, self.lapse = inner, lapse
+        self.geometry = inner.geometry
+
+    def start(self, frame: Array, history: Mapping[str, Any] | None = None) -> tuple[Any, int]:
+        return self.wrap(self.inner.start(frame, history))
+
+    def wrap(self, state: Any) -> tuple[Any, int]:
+        """The inner rollout's state with the actions held so far (the evidence's count when it holds now)."""
+        return state, self.lapse.held if self.lapse.holding(self.inner.grid(state)) else 0
+
+    def step(self, state: tuple[Any, int], action: Action) -> tuple[Any, list[str]] | None:
+        inner, held = state
+        if held >= self.lapse.lasts:
+            inner, held = self._restored(inner), 0
+        result = self.inner.step(inner, action)
+        if result is None:
+            return None
+        following, events = result
+        was = self.lapse.holding(self.inner.grid(inner))
+        now = self.lapse.holding(self.inner.grid(following))
+        return (following, held + 1 if was and now else 0), events
+
+    def _restored(self, inner: Any) -> Any:
+        grid = self.lapse.restore(np.asarray(self.inner.grid(inner)))
+        rows = tuple(tuple(int(v) for v in row) for row in grid.tolist())
+        return (rows, inner[1]) if self.inner.patrols else rows
+
+    def key(self, state: tuple[Any, int]) -> Hashable:
+        return self.inner.key(state[0]), state[1]
+
+    def grid(self, state: tuple[Any, int]) -> Array:
+        return self.inner.grid(state[0])
 
 
 def _plan(links: Sequence[tuple[int, Action | None]], node: int) -> list[Action]:
