@@ -12,7 +12,8 @@
 - `repeat-level-up-after:colourK`: the colours that had left all their level-start cells right before every
   level-up seen (things picked up: a key, a spark) are gone, and the last move took a mover into or
   against colour K, which it entered (or, sliding, ran into) right before a level-up; the single `repeat-level-up` is then
-  priority 2. For doors that open only to a mover that carries something.
+  priority 2. For doors that open only to a mover that carries something. When what was picked up was
+  seen coming back by itself, the goal carries a `Lapse` (how many actions it lasts) for the search.
 - `enter:colourK`: a mover enters colour K that this mover has never entered (touch what has not been
   touched); tracked per mover, so a pushed block still has a goal where only the player has been.
 - `together:colourK`: every mover stands on colour K at once, where each mover has entered K on its own,
