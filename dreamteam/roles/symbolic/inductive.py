@@ -269,8 +269,8 @@ class InductiveAnswerer:
         return {**found, **deep}, expanded + more
 
     def _outlast(self, rollout: Rollout, start: Any, actions: Sequence[Action], goals: Sequence[SubGoal],
-               found: dict[str, list[Action]], expanded: int, source_key: int, cap: int | None,
-               ) -> tuple[dict[str, list[Action]], int]:
+                 found: dict[str, list[Action]], expanded: int, source_key: int, cap: int | None,
+                 ) -> tuple[dict[str, list[Action]], int]:
         """For each reached sub-goal with a `lapse` (something collected that comes back by itself after a
         measured number of actions), the shortest plan in which it has not come back when used: the plan
         found without that may hold it too long. Searched once per (world model, frame, sub-goal); when no
