@@ -70,7 +70,7 @@ class Lapse:
 
     def holding(self, grid: Array) -> bool:
         """Whether `grid` shows none of the colours on their cells of the level start."""
-        return grid.shape == self.level.shape and all(not (grid[self.level == c] == c).any() for c in self.colours)
+        return _all_gone(self.level, self.colours)(grid)
 
     def restore(self, grid: Array) -> Array:
         """`grid` with the colours back on their level-start cells (except where a mover stands)."""
