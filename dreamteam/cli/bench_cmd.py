@@ -6,7 +6,7 @@ import argparse
 import json
 import multiprocessing
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -94,22 +94,34 @@ def _run_all(catalog: Catalog, dirs: list[str], games: list[str], agent: str, bu
              jobs: int) -> dict[str, dict[str, Any]]:
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     summaries: dict[str, dict[str, Any]] = {}
+    # One line per finished game as well as the bar: a live bar draws nothing when stderr is a log file.
     with Progress(*columns, console=Console(stderr=True)) as progress:
         task = progress.add_task(f"bench {agent}", total=len(games))
+
+        def done(g: str, summary: dict[str, Any]) -> None:
+            summaries[g] = summary
+            progress.advance(task)
+            progress.console.print(f"[{len(summaries)}/{len(games)}] {done_line(summary)}", highlight=False)
+
         if jobs == 1:
             arena = Arena(catalog)
             card = arena.new_scorecard(tags=["dreamteam-bench", agent])
             for g in games:
                 progress.update(task, description=f"bench {agent} · {g}")
-                summaries[g] = play_one(dirs, g, agent, budget, seed, arena, card)
-                progress.advance(task)
+                done(g, play_one(dirs, g, agent, budget, seed, arena, card))
         else:
             with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-                futures = {g: pool.submit(play_one, dirs, g, agent, budget, seed) for g in games}
-                for g, fut in futures.items():
-                    summaries[g] = fut.result()
-                    progress.advance(task)
-    return summaries
+                futures = {pool.submit(play_one, dirs, g, agent, budget, seed): g for g in games}
+                for fut in as_completed(futures):
+                    done(futures[fut], fut.result())
+    return {g: summaries[g] for g in games}
+
+
+def done_line(summary: dict[str, Any]) -> str:
+    """One finished game, for progress output: id, levels, actions, score, wall time (and a crash)."""
+    line = (f"{summary['game_id']}: {summary['levels_completed']}/{summary['levels_total']} levels, "
+            f"{summary['actions']} actions, score {summary['score']:.2f}, {summary['wall_s']:.0f} s")
+    return line + (f" (error: {summary['error']})" if "error" in summary else "")
 
 
 def _results(agent: str, budget: int, seed: int, summaries: dict[str, dict[str, Any]], wall: float) -> dict[str, Any]:

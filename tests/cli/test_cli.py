@@ -65,6 +65,15 @@ def test_bench_json_shape(fixture_games: Path, tmp_path: Path) -> None:
     assert res["total"]["games"] == 1 and res["total"]["score"] == pytest.approx(game["score"])
 
 
+def test_bench_reports_each_finished_game(fixture_games: Path, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--env-dir", str(fixture_games), "--agent", "random", "--budget", "40", "--jobs", "2",
+                 "--out", str(tmp_path / "r.json")]) == 0
+    game = json.loads((tmp_path / "r.json").read_text())["games"][0]
+    err = capsys.readouterr().err
+    assert f"[1/1] {game['game_id']}: {game['levels_completed']}/2 levels, {game['actions']} actions" in err
+
+
 def test_bench_with_jobs_matches_sequential(fixture_games: Path, tmp_path: Path) -> None:
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     base = ["bench", "--env-dir", str(fixture_games), "--agent", "random", "--budget", "30", "--seed", "3"]
