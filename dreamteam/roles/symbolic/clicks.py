@@ -208,14 +208,17 @@ def learn_click(transitions: Sequence[Transition], ignore: Ignore | None = None)
         if tile_exact > winner_exact:
             unit, offsets = "tile", tiles
     quiet = [(t, cell) for t, cell, changed in events if not changed.any()]
+    # a box learned from the current layout's clicks is checked against that layout's quiet clicks only:
+    # a cell of another level's board says nothing about where this board's panel is
+    here = [(t, cell) for t, cell in quiet if _layout(t) == _layout(events[-1][0])] if latest else quiet
     region: Box | None = None
     if any(int(t.before.grid[cell[1], cell[0]]) in colour_map for t, cell in quiet):
         panel = _panel(latest or effects)
         region = _region(latest or effects)
         if panel is not None and not any(_inside(cell, panel) and int(t.before.grid[cell[1], cell[0]]) in colour_map
-                                         for t, cell in quiet):
+                                         for t, cell in here):
             region = panel
-    against = sum(1 for t, cell in quiet if int(t.before.grid[cell[1], cell[0]]) in colour_map
+    against = sum(1 for t, cell in here if int(t.before.grid[cell[1], cell[0]]) in colour_map
                   and _inside(cell, region))
     return ClickRule(
         colour_map=tuple(colour_map.items()), unit=unit, offsets=offsets, region=region,
