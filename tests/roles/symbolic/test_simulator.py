@@ -185,6 +185,22 @@ def test_copy_canvas_clicks_only_work_on_the_canvas() -> None:
     assert all(held_out_hits(source, transitions[80:]))
 
 
+def test_a_quiet_click_on_another_levels_board_does_not_shrink_this_canvas() -> None:
+    # level A: a canvas-coloured mark below its canvas does nothing when clicked; on level B's layout the
+    # same logical cell lies inside B's canvas, which must still be clickable everywhere
+    first = CopyWorld(seed=3, size=3, scale=6)
+    first.grid[4, 6] = first.cycle[0]
+    level_a = [first.step(first.click_at(x, y), i) for i, (x, y) in enumerate([(5, 1), (6, 4), (7, 2), (6, 4)])]
+    second = CopyWorld(seed=4, size=4, scale=5)
+    clicks = [(6, 1), (1, 1), (7, 1), (6, 2), (2, 3), (7, 2)]
+    level_b = [second.step(second.click_at(x, y), 10 + i) for i, (x, y) in enumerate(clicks)]
+    assert not any(t["level_up"] for t in level_a + level_b)
+    source = learn(level_a + level_b)["patch"]
+    assert source is not None
+    far_corner = [second.step(second.click_at(x, y), 20 + i) for i, (x, y) in enumerate([(9, 4), (8, 3)])]
+    assert all(held_out_hits(source, far_corner))
+
+
 def test_timer_bar_shrinks_every_step_whatever_the_action() -> None:
     world = TimerWorld()
     transitions = record(world, random_moves(3, ("ACTION1", "ACTION2", "ACTION5")), 11)
