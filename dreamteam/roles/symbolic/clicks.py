@@ -191,6 +191,12 @@ def learn_click(transitions: Sequence[Transition], ignore: Ignore | None = None)
     if not effects:
         return ClickRule(colour_map=(), no_effects=len(events))
     latest = [e for e in effects if _layout(e[0]) == _layout(events[-1][0])]
+    # levels drawn at the same scale share a layout, yet each may use its own click pattern: once the level
+    # being played (the clicks after the window's last level-up) has a few effective clicks, those decide
+    last_level_up = max((t.step for t in transitions if t.level_up), default=-1)
+    current = [e for e in latest if e[0].step > last_level_up]
+    if len(current) >= MIN_LAYOUT_EFFECTS:
+        latest = current
     # A new level may draw its board at another scale or spacing: once the current layout has a few
     # effective clicks of its own, the click's shape (unit, offsets) is learned from those alone.
     shaped = latest if len(latest) >= MIN_LAYOUT_EFFECTS else effects

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import numpy as np
@@ -199,6 +200,23 @@ def test_a_quiet_click_on_another_levels_board_does_not_shrink_this_canvas() -> 
     assert source is not None
     far_corner = [second.step(second.click_at(x, y), 20 + i) for i, (x, y) in enumerate([(9, 4), (8, 3)])]
     assert all(held_out_hits(source, far_corner))
+
+
+def test_the_level_being_played_decides_the_click_pattern_when_levels_share_a_layout() -> None:
+    # two levels drawn at the same size and scale: the first flips a plus around the clicked cell, the
+    # second only the clicked row; after the level-up the second level's own clicks must decide
+    first = ToggleWorld(seed=5, size=5)
+    rng = random.Random(1)
+    level_a = [first.step(first.click_at(rng.randrange(1, 6), rng.randrange(1, 6)), i) for i in range(14)]
+    second = ToggleWorld(seed=6, size=5, pattern=((-1, 0), (0, 0), (1, 0)))
+    level_up = dict(first.step(first.click_at(0, 0), 14), after=encode_grid(second.frame()), level_up=True)
+    clicks = [(2, 2), (3, 3), (2, 4), (3, 1)]
+    level_b = [second.step(second.click_at(x, y), 15 + i) for i, (x, y) in enumerate(clicks)]
+    assert not any(t["level_up"] for t in level_a + level_b)
+    source = learn([*level_a, level_up, *level_b])["patch"]
+    assert source is not None
+    held_out = [second.step(second.click_at(x, y), 20 + i) for i, (x, y) in enumerate([(3, 2), (2, 3), (4, 4)])]
+    assert all(held_out_hits(source, held_out))
 
 
 def test_timer_bar_shrinks_every_step_whatever_the_action() -> None:
