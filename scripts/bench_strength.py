@@ -81,14 +81,19 @@ def markdown(rows: list[dict[str, Any]]) -> str:
 
 def main() -> int:
     """Run every (suite, agent, budget) combination, print and write the results."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--agents", default="team,explorer,random")
-    parser.add_argument("--budgets", default="1000,3000")
-    parser.add_argument("--heldout-seeds", default="2000", help="procedural seeds per family (e.g. 2000-2002)")
-    parser.add_argument("--suites", default="bundled,heldout")
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--out", default="bench-results/strength.json")
-    parser.add_argument("--md", default="bench-results/strength.md")
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()),
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser.add_argument("--agents", default="team,explorer,random", help="comma-separated agents to measure")
+    parser.add_argument("--budgets", default="1000,3000", help="comma-separated action budgets per game")
+    parser.add_argument("--heldout-seeds", default="2000",
+                        help="procedural seeds per family (e.g. 2000-2002); pick a range never used before, "
+                             "docs/procgen.md keeps the list of used ones")
+    parser.add_argument("--suites", default="bundled,heldout",
+                        help="'bundled' (games/) and/or 'heldout' (fresh procedural variants)")
+    parser.add_argument("--jobs", type=int, default=2, help="games played in parallel")
+    parser.add_argument("--out", default="bench-results/strength.json",
+                        help="JSON with every row and each run's per-game results")
+    parser.add_argument("--md", default="bench-results/strength.md", help="the rows as a Markdown table")
     args = parser.parse_args()
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
