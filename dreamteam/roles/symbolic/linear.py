@@ -26,17 +26,19 @@ MAX_CYCLE = 8
 MAX_PLAN = 400
 
 
-def colour_cycle(rollout: Rollout, start: Any, cell: Cell) -> list[int] | None:
-    """The colours one cell shows when clicked again and again, until it comes back (None if it never does)."""
+def colour_cycle(rollout: Rollout, start: Any, cell: Cell, watch: Cell | None = None) -> list[int] | None:
+    """The colours cell `watch` (default: the clicked cell) shows while `cell` is clicked again and again,
+    until it comes back (None if it never does)."""
     grid = rollout.grid(start)
-    seen = [int(grid[cell[1], cell[0]])]
+    wx, wy = watch or cell
+    seen = [int(grid[wy, wx])]
     state = start
     for _ in range(MAX_CYCLE):
         result = rollout.step(state, click_action(rollout, *cell))
         if result is None:
             return None
         state = result[0]
-        colour = int(rollout.grid(state)[cell[1], cell[0]])
+        colour = int(rollout.grid(state)[wy, wx])
         if colour == seen[0]:
             return seen if len(seen) > 1 else None
         if colour in seen:
@@ -111,8 +113,16 @@ def linear_plan(rollout: Rollout, start: Any, clicks: Sequence[tuple[Cell, Array
 
 
 def board_cycle(rollout: Rollout, start: Any, clicks: Sequence[tuple[Cell, Array]]) -> list[int] | None:
-    """The colour cycle of the first of a few clicked cells that has one."""
-    return next((c for c in (colour_cycle(rollout, start, cell) for cell, _ in clicks[:3]) if c), None)
+    """The colour cycle of the first of a few clicks that has one, watched on the clicked cell when the click
+    changes it, else on the first cell it changes (a click may flip only the cells around it)."""
+    def watched(cell: Cell, changed: Array) -> Cell:
+        if changed[cell[1], cell[0]]:
+            return cell
+        ys, xs = np.nonzero(changed)
+        return (int(xs[0]), int(ys[0])) if len(xs) else cell
+
+    return next((c for c in (colour_cycle(rollout, start, cell, watched(cell, changed))
+                             for cell, changed in clicks[:3]) if c), None)
 
 
 def _reaches(rollout: Rollout, start: Any, plan: Sequence[Action], want: Mapping[Cell, int]) -> bool:

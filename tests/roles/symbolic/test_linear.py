@@ -119,3 +119,17 @@ def test_no_plan_when_the_board_is_not_linear() -> None:
     start = rollout.start(rollout.board(np.random.default_rng(1)))
     clicks = click_candidates(rollout, start)
     assert linear_plan(rollout, start, clicks, {(1, 1): CYCLE[0]}) is None
+
+
+def test_a_click_that_leaves_its_own_cell_alone_still_gives_the_colour_cycle() -> None:
+    # each click flips only the four cells around it: the cycle must be read off a cell the click changes
+    around = ((1, 0), (-1, 0), (0, 1), (0, -1))
+    rollout = PatternRollout(4, around, cycle=(2, 14))
+    lit = np.full((6, 6), 5, dtype=np.int64)
+    lit[1:-1, 1:-1] = 14
+    state = rollout.start(lit)
+    for x, y in ((1, 1), (3, 2), (2, 4)):  # a scramble of the all-lit board, so lighting it again is possible
+        state = rollout.step(state, {"action": "ACTION6", "x": x, "y": y})[0]  # type: ignore[index]
+    plans = dict(uniform_plans(rollout, state, click_candidates(rollout, state)))
+    assert 14 in plans
+    assert (run(rollout, state, plans[14])[1:-1, 1:-1] == 14).all()
