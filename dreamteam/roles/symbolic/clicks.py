@@ -195,7 +195,8 @@ def learn_click(transitions: Sequence[Transition], ignore: Ignore | None = None)
     # being played (the clicks after the window's last level-up) has a few effective clicks, those decide
     last_level_up = max((t.step for t in transitions if t.level_up), default=-1)
     current = [e for e in latest if e[0].step > last_level_up]
-    if len(current) >= MIN_LAYOUT_EFFECTS:
+    this_level = len(current) >= MIN_LAYOUT_EFFECTS
+    if this_level:
         latest = current
     # A new level may draw its board at another scale or spacing: once the current layout has a few
     # effective clicks of its own, the click's shape (unit, offsets) is learned from those alone.
@@ -216,7 +217,9 @@ def learn_click(transitions: Sequence[Transition], ignore: Ignore | None = None)
     quiet = [(t, cell) for t, cell, changed in events if not changed.any()]
     # a box learned from the current layout's clicks is checked against that layout's quiet clicks only:
     # a cell of another level's board says nothing about where this board's panel is
-    here = [(t, cell) for t, cell in quiet if _layout(t) == _layout(events[-1][0])] if latest else quiet
+    # (and, once the level being played decides, against that level's quiet clicks only)
+    here = [(t, cell) for t, cell in quiet if _layout(t) == _layout(events[-1][0])
+            and (not this_level or t.step > last_level_up)] if latest else quiet
     region: Box | None = None
     if any(int(t.before.grid[cell[1], cell[0]]) in colour_map for t, cell in quiet):
         panel = _panel(latest or effects)

@@ -219,6 +219,29 @@ def test_the_level_being_played_decides_the_click_pattern_when_levels_share_a_la
     assert all(held_out_hits(source, held_out))
 
 
+def test_a_quiet_click_on_the_previous_level_does_not_shrink_this_levels_canvas() -> None:
+    # same layout on both levels; on the first, one canvas cell is locked (a click there does nothing),
+    # on the level being played every canvas cell works: the locked cell says nothing about this level
+    class Locked(CopyWorld):
+        def apply(self, action: dict[str, Any]) -> bool:
+            ox, oy = self.offset()
+            if ((action["x"] - ox) // self.scale, (action["y"] - oy) // self.scale) == (5, 1):
+                return False
+            return super().apply(action)
+
+    first = Locked(seed=3, size=3, scale=6)
+    level_a = [first.step(first.click_at(x, y), i) for i, (x, y) in enumerate([(6, 1), (5, 1), (7, 2), (5, 1)])]
+    second = CopyWorld(seed=4, size=3, scale=6)
+    level_up = dict(first.step(first.click_at(6, 3), 4), after=encode_grid(second.frame()), level_up=True)
+    clicks = [(6, 2), (7, 3), (6, 3)]
+    level_b = [second.step(second.click_at(x, y), 5 + i) for i, (x, y) in enumerate(clicks)]
+    assert not any(t["level_up"] for t in level_a + level_b)
+    source = learn([*level_a, level_up, *level_b])["patch"]
+    assert source is not None
+    held_out = [second.step(second.click_at(x, y), 10 + i) for i, (x, y) in enumerate([(5, 1), (7, 1)])]
+    assert all(held_out_hits(source, held_out))
+
+
 def test_timer_bar_shrinks_every_step_whatever_the_action() -> None:
     world = TimerWorld()
     transitions = record(world, random_moves(3, ("ACTION1", "ACTION2", "ACTION5")), 11)
