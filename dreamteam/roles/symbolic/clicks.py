@@ -190,14 +190,17 @@ def learn_click(transitions: Sequence[Transition], ignore: Ignore | None = None)
     effects = [e for e in events if e[2].any()]
     if not effects:
         return ClickRule(colour_map=(), no_effects=len(events))
-    latest = [e for e in effects if _layout(e[0]) == _layout(events[-1][0])]
+    now = _layout(events[-1][0])
     # levels drawn at the same scale share a layout, yet each may use its own click pattern: once the level
     # being played (the clicks after the window's last level-up) has a few effective clicks, those decide
     last_level_up = max((t.step for t in transitions if t.level_up), default=-1)
-    current = [e for e in latest if e[0].step > last_level_up]
-    this_level = len(current) >= MIN_LAYOUT_EFFECTS
-    if this_level:
-        latest = current
+    this_level = sum(1 for t, _, _ in effects if _layout(t) == now and t.step > last_level_up) >= MIN_LAYOUT_EFFECTS
+
+    def scoped(t: Transition) -> bool:
+        """A click of the current layout (and, once the level being played decides, of that level)."""
+        return _layout(t) == now and (not this_level or t.step > last_level_up)
+
+    latest = [e for e in effects if scoped(e[0])]
     # A new level may draw its board at another scale or spacing: once the current layout has a few
     # effective clicks of its own, the click's shape (unit, offsets) is learned from those alone.
     shaped = latest if len(latest) >= MIN_LAYOUT_EFFECTS else effects
@@ -217,9 +220,7 @@ def learn_click(transitions: Sequence[Transition], ignore: Ignore | None = None)
     quiet = [(t, cell) for t, cell, changed in events if not changed.any()]
     # a box learned from the current layout's clicks is checked against that layout's quiet clicks only:
     # a cell of another level's board says nothing about where this board's panel is
-    # (and, once the level being played decides, against that level's quiet clicks only)
-    here = [(t, cell) for t, cell in quiet if _layout(t) == _layout(events[-1][0])
-            and (not this_level or t.step > last_level_up)] if latest else quiet
+    here = [(t, cell) for t, cell in quiet if scoped(t)] if latest else quiet
     region: Box | None = None
     if any(int(t.before.grid[cell[1], cell[0]]) in colour_map for t, cell in quiet):
         panel = _panel(latest or effects)
