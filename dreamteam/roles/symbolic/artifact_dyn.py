@@ -72,13 +72,34 @@ def lib_push(grid: Any, seeds: Any, dx: int, dy: int, stoppers: Any, vacated: in
     return True
 
 
+def lib_front_shape(grid: Any, cells: Any, dx: int, dy: int, colour: int) -> str:
+    """Where `colour` lies in the cells a mover at `cells` would enter by (dx, dy): "x,y" offsets from the
+    corner of the mover's landing box, sorted and space-separated ("" when the colour is not in the way)."""
+    own = {(x, y) for x, y in cells}
+    left = min(x for x, _ in cells) + dx
+    top = min(y for _, y in cells) + dy
+    found = []
+    for x, y in cells:
+        tx, ty = x + dx, y + dy
+        if (tx, ty) not in own and lib_inside(grid, tx, ty) and grid[ty][tx] == colour:
+            found.append((tx - left, ty - top))
+    return " ".join(str(ox) + "," + str(oy) for ox, oy in sorted(found))
+
+
 def lib_move(grid: Any, colour: int, dx: int, dy: int, blockers: Any, pushable: Any, vacated: int,
-             single: bool = False) -> Any:
-    """Move every cell of `colour` by (dx, dy); the colours it enters, or None when blocked or absent."""
+             single: bool = False, shaped: Any = None) -> Any:
+    """Move every cell of `colour` by (dx, dy); the colours it enters, or None when blocked or absent.
+
+    `shaped` maps a colour that is entered in some shapes and blocks in others to the front shapes
+    (`lib_front_shape`) in which it blocks."""
     cells = lib_cells_of(grid, colour)
     if not cells:
         return None
     own = {(x, y) for x, y in cells}
+    if shaped:
+        for other, shapes in shaped.items():
+            if lib_front_shape(grid, cells, dx, dy, other) in shapes:
+                return None
     pushed = []
     entered = []
     for x, y in cells:
@@ -223,9 +244,9 @@ def lib_memo_key(grid: Any, a: Any) -> str:
 
 
 def lib_try_move(grid: Any, colour: int, dx: int, dy: int, blockers: Any, pushable: Any, vacated: int,
-                 entered: Any, single: bool = False) -> bool:
+                 entered: Any, single: bool = False, shaped: Any = None) -> bool:
     """`lib_move`, collecting the entered colours into `entered`; True when the colour moved."""
-    result = lib_move(grid, colour, dx, dy, blockers, pushable, vacated, single)
+    result = lib_move(grid, colour, dx, dy, blockers, pushable, vacated, single, shaped)
     if result is None:
         return False
     entered.extend(result)
@@ -233,11 +254,11 @@ def lib_try_move(grid: Any, colour: int, dx: int, dy: int, blockers: Any, pushab
 
 
 def lib_try_slide(grid: Any, colour: int, dx: int, dy: int, blockers: Any, pushable: Any, vacated: int,
-                  entered: Any, single: bool = False) -> bool:
+                  entered: Any, single: bool = False, shaped: Any = None) -> bool:
     """Step `colour` by (dx, dy) until it is blocked (at most one grid side); True when it moved at all."""
     steps = 0
     limit = max(len(grid), len(grid[0]))
-    while steps < limit and lib_try_move(grid, colour, dx, dy, blockers, pushable, vacated, entered, single):
+    while steps < limit and lib_try_move(grid, colour, dx, dy, blockers, pushable, vacated, entered, single, shaped):
         steps = steps + 1
     return steps > 0
 

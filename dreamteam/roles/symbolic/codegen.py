@@ -121,9 +121,10 @@ def _move_lines(rules: WorldRules) -> list[str]:
         for m in rules.movers(action):
             kind, helper = ("slide", "dyn_try_slide") if m.slide else ("move", "dyn_try_move")
             lines.append(f"        # {kind}:{action}:colour{m.colour}")
-            single = ", True" if m.single else ""
+            shapes = m.shape_table()
+            extra = f", {m.single}, {shapes!r}" if shapes else ", True" if m.single else ""
             lines.append(f"        moved = {helper}(out, {m.colour}, {m.dx}, {m.dy}, {list(m.blockers)}, "
-                         f"{list(m.pushable)}, {m.vacated}, entered{single}) or moved")
+                         f"{list(m.pushable)}, {m.vacated}, entered{extra}) or moved")
     return lines
 
 

@@ -29,6 +29,11 @@ def describe_move(rule: MoveRule) -> list[Hypothesis]:
             continue
         out.append(Hypothesis(f"block:{rule.action}:colour{c}:by{blocker}",
                               f"colour {blocker} in the way stops colour {c} moving on {rule.action}", count))
+    for (blocker, shapes), count in zip(rule.shaped, rule.shaped_stops, strict=True):
+        out.append(Hypothesis(
+            f"block:{rule.action}:colour{c}:by{blocker}:shape:{'|'.join(s.replace(' ', ';') for s in shapes)}",
+            f"colour {blocker} stops colour {c} moving on {rule.action} where it fills these cells of the "
+            f"mover's landing box ({' | '.join(shapes)}); in other shapes colour {c} enters it", count))
     for pushed in rule.pushable:
         out.append(Hypothesis(f"push:colour{c}:colour{pushed}",
                               f"colour {c} pushes colour-{pushed} objects one step unless they are blocked",

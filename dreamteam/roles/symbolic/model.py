@@ -50,6 +50,15 @@ class MoveRule:
     """Pushed objects are single cells (same-colour blocks side by side stay apart), not one-colour regions."""
     single_fits: tuple[int, int] = (0, 0)
     """Pushes the single-cell reading predicted right where the region reading did not, and the reverse."""
+    shaped: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    """Colours the mover enters in some shapes and is stopped by in others, with the front shapes
+    (`lib_front_shape`) that stop it."""
+    shaped_stops: tuple[int, ...] = ()
+    """Per `shaped` colour, the stops it explains."""
+
+    def shape_table(self) -> dict[int, list[str]] | None:
+        """`shaped` as the table `lib_move` takes (None when there is none)."""
+        return {colour: list(shapes) for colour, shapes in self.shaped} or None
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +223,7 @@ def apply_moves(rules: WorldRules, grid: list[list[int]], action: str) -> tuple[
     for rule in rules.movers(action):
         step = lib_try_slide if rule.slide else lib_try_move
         moved = step(grid, rule.colour, rule.dx, rule.dy, list(rule.blockers), list(rule.pushable), rule.vacated,
-                     entered, rule.single) or moved
+                     entered, rule.single, rule.shape_table()) or moved
     return moved, entered
 
 

@@ -2,7 +2,9 @@
 
 Nothing is assumed about what an action means: for every (action, colour) pair the displacement is the
 most common shift that colour showed under that action. Blockers are the colours found in the way
-whenever the mover stayed put and never found in the way when it moved.
+whenever the mover stayed put and never found in the way when it moved. A colour found in the way both
+ways (doors of a key's colour, drawn open in one shape and closed in another) blocks in the front shapes
+(`lib_front_shape`: where it lies in the cells the mover would enter) seen only when the mover stayed put.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from dreamteam.roles.symbolic.artifact_dyn import lib_front_shape
 from dreamteam.roles.symbolic.evidence import Motion, MotionCache, Transition
 from dreamteam.roles.symbolic.model import MoveRule
 
@@ -70,6 +73,9 @@ class _Blocking:
 
     passable: set[int] = field(default_factory=set)
     stopped: list[tuple[set[int], bool]] = field(default_factory=list)
+    stop_shapes: list[dict[int, str]] = field(default_factory=list)
+    """Per `stopped` entry, the front shape of each colour in the way."""
+    pass_shapes: dict[int, set[str]] = field(default_factory=lambda: defaultdict(set))
     vacated: Counter[int] = field(default_factory=Counter)
     moved: int = 0
     unexplained: int = 0
@@ -88,6 +94,13 @@ def _targets(grid: np.ndarray, colour: int, shift: Shift) -> tuple[set[int], boo
         elif (tx, ty) not in own:
             colours.add(int(grid[ty, tx]))
     return colours, off, sorted(own)
+
+
+def _shapes(grid: np.ndarray, own: list[tuple[int, int]], shift: Shift, colours: Iterable[int]) -> dict[int, str]:
+    """The front shape of each of `colours` for the mover at `own` moving by `shift`."""
+    cells = [[x, y] for x, y in own]
+    rows = grid.tolist()
+    return {c: lib_front_shape(rows, cells, shift[0], shift[1], c) for c in colours}
 
 
 def _multiple(shift: Shift, unit: Shift) -> int:
@@ -113,14 +126,20 @@ def _blocking(
         if steps and (slide or steps == 1):
             seen.moved += 1
             for i in range(1, steps + 1):
-                seen.passable |= _targets(t.before.grid, colour, (shift[0] * i, shift[1] * i))[0]
+                entered = _targets(t.before.grid, colour, (shift[0] * i, shift[1] * i))[0]
+                seen.passable |= entered
+                for c, shape in _shapes(t.before.grid, own, (shift[0] * i, shift[1] * i), entered).items():
+                    seen.pass_shapes[c].add(shape)
             if slide:
-                after_end = _targets(t.before.grid, colour, (shift[0] * (steps + 1), shift[1] * (steps + 1)))
+                end = (shift[0] * (steps + 1), shift[1] * (steps + 1))
+                after_end = _targets(t.before.grid, colour, end)
                 seen.stopped.append((after_end[0], after_end[1]))
+                seen.stop_shapes.append(_shapes(t.before.grid, own, end, after_end[0]))
             landed = {(x + shift[0] * steps, y + shift[1] * steps) for x, y in own}
             seen.vacated.update(int(t.after.grid[y, x]) for x, y in own if (x, y) not in landed)
         elif m is not None and m.kind == "static":
             seen.stopped.append((colours, off))
+            seen.stop_shapes.append(_shapes(t.before.grid, own, shift, colours))
         else:
             seen.unexplained += 1
     return seen
@@ -171,6 +190,9 @@ def learn_moves(transitions: Sequence[Transition], cache: MotionCache) -> list[M
     for _, colour, _, seen, pushed, _ in learned:
         shared[colour].passable |= seen.passable
         shared[colour].stopped += seen.stopped
+        shared[colour].stop_shapes += seen.stop_shapes
+        for c, shapes in seen.pass_shapes.items():
+            shared[colour].pass_shapes[c] |= shapes
         shared[colour].vacated.update(seen.vacated)
         pushes[colour] |= pushed
     rules = [replace(_rule(action, colour, shift, seen, shared[colour], tuple(sorted(pushes[colour])), transitions),
@@ -182,14 +204,36 @@ def _rule(action: str, colour: int, shift: Shift, seen: _Blocking, shared: _Bloc
           transitions: Sequence[Transition]) -> MoveRule:
     candidates = set().union(*(c for c, _ in shared.stopped)) if shared.stopped else set()
     blockers = tuple(sorted(candidates - shared.passable - set(pushable) - {colour}))
-    explained = sum(1 for c, off in seen.stopped if off or c & set(blockers) or c & set(pushable))
+    shaped = _shaped_blockers(shared, candidates & shared.passable - set(pushable) - {colour}, set(blockers))
+    table = dict(shaped)
+
+    def shape_stop(shapes: dict[int, str]) -> bool:
+        return any(shapes.get(c) in stops for c, stops in table.items())
+
+    explained = sum(1 for (c, off), shapes in zip(seen.stopped, seen.stop_shapes, strict=True)
+                    if off or c & set(blockers) or c & set(pushable) or shape_stop(shapes))
     vacated = shared.vacated.most_common(1)[0][0] if shared.vacated else background_colour(transitions)
     return MoveRule(
         action, colour, shift[0], shift[1], blockers, pushable, vacated,
         moved=seen.moved, blocked=explained, unexplained=seen.unexplained + len(seen.stopped) - explained,
         stops=tuple(sum(1 for c, _ in seen.stopped if b in c) for b in blockers),
         edge_stops=sum(1 for _, off in seen.stopped if off),
+        shaped=shaped,
+        shaped_stops=tuple(sum(1 for shapes in seen.stop_shapes if shapes.get(c) in stops) for c, stops in shaped),
     )
+
+
+def _shaped_blockers(shared: _Blocking, mixed: set[int], blockers: set[int]) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """For each colour both entered and in the way of a stop, the front shapes it was in the way in when
+    nothing else explains the stop, and never entered in."""
+    out = []
+    for c in sorted(mixed):
+        stops = {shapes[c] for (colours, off), shapes in zip(shared.stopped, shared.stop_shapes, strict=True)
+                 if c in shapes and not off and not colours & blockers}
+        shapes = tuple(sorted(stops - shared.pass_shapes.get(c, set()) - {""}))
+        if shapes:
+            out.append((c, shapes))
+    return tuple(out)
 
 
 def background_colour(transitions: Sequence[Transition]) -> int:

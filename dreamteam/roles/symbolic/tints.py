@@ -140,8 +140,8 @@ def learn_single_pushes(transitions: Sequence[Transition], moves: Sequence[MoveR
             step = lib_try_slide if rule.slide else lib_try_move
             region, single = [list(r) for r in before], [list(r) for r in before]
             blockers, pushable = list(rule.blockers), list(rule.pushable)
-            step(region, rule.colour, rule.dx, rule.dy, blockers, pushable, rule.vacated, [], False)
-            step(single, rule.colour, rule.dx, rule.dy, blockers, pushable, rule.vacated, [], True)
+            step(region, rule.colour, rule.dx, rule.dy, blockers, pushable, rule.vacated, [], False, rule.shape_table())
+            step(single, rule.colour, rule.dx, rule.dy, blockers, pushable, rule.vacated, [], True, rule.shape_table())
             if region == single:
                 continue
             cells = [(x, y) for y, row in enumerate(region) for x, v in enumerate(row) if v != single[y][x]]

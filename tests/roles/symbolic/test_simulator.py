@@ -21,6 +21,7 @@ from .helpers import SEED_OBSERVABLE, ask, load, sandboxed
 from .worlds import (
     CopyWorld,
     CoverWorld,
+    DoorWorld,
     MazeWorld,
     PatrolWorld,
     PushWorld,
@@ -326,3 +327,16 @@ def test_a_rollout_carries_where_the_patrol_came_from_over_several_steps() -> No
         state = stepped[0]
         world.apply(action)
         assert np.array_equal(rollout.grid(state), world.grid)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_colour_entered_in_one_shape_and_stopping_in_another_blocks_by_shape(seed: int) -> None:
+    world = DoorWorld(seed=seed)
+    transitions = record(world, random_moves(seed + 40), 260)
+    train, test = transitions[:200], transitions[200:]
+    source = learn(train)["patch"]
+    assert source is not None
+    names = [h["name"] for h in load(source)["HYPOTHESES"]]
+    assert any(f":by{world.door}:shape:" in name for name in names), names
+    stops = [t for t in test if t["before"] == t["after"]]
+    assert stops and all(held_out_hits(source, stops))

@@ -407,3 +407,47 @@ class PatrolWorld(World):
         record["history"] = {"last": encode_grid(self.last)} if self.last is not None else {}
         self.last = before
         return record
+
+
+class DoorWorld(World):
+    """A 2x2 player stepping two cells at a time through rooms of 2x2 map cells, where doors of one colour
+    are drawn solid when closed (they stop the player) and as a single dot when open (walked over, and
+    drawn again once the player leaves): the door colour is both entered and in the way of a stop."""
+
+    def __init__(self, seed: int = 0, colours: Sequence[int] = (3, 9, 6, 5)) -> None:
+        super().__init__()
+        rng = random.Random(seed)
+        self.wall, self.player, self.door, self.floor = colours
+        self.scale, self.letterbox = 2, self.floor
+        self.meanings = dict(zip(("ACTION1", "ACTION2", "ACTION3", "ACTION4"),
+                                 rng.sample(DIRECTIONS, 4), strict=True))
+        size = 12
+        self.cells = {(x, y): "wall" if x in (0, size - 1) or y in (0, size - 1) else "floor"
+                      for y in range(size) for x in range(size)}
+        inner = [(x, y) for (x, y), kind in self.cells.items() if kind == "floor" and (x, y) != (1, 1)]
+        for cell in rng.sample(inner, 24):
+            self.cells[cell] = rng.choice(("open", "closed", "closed"))
+        self.size = size
+        self.pos = (1, 1)
+        self._draw()
+
+    def _draw(self) -> None:
+        grid = np.full((self.size * 2, self.size * 2), self.floor, dtype=np.int8)
+        for (x, y), kind in self.cells.items():
+            if kind in ("wall", "closed"):
+                grid[2 * y : 2 * y + 2, 2 * x : 2 * x + 2] = self.wall if kind == "wall" else self.door
+            elif kind == "open":
+                grid[2 * y, 2 * x] = self.door
+        px, py = self.pos
+        grid[2 * py : 2 * py + 2, 2 * px : 2 * px + 2] = self.player
+        self.grid = grid
+
+    def apply(self, action: dict[str, Any]) -> bool:
+        """Step one map cell unless a wall or a closed door is there."""
+        move = self.meanings.get(action["action"])
+        if move is not None:
+            x, y = self.pos[0] + move[0], self.pos[1] + move[1]
+            if self.cells[(x, y)] in ("floor", "open"):
+                self.pos = (x, y)
+        self._draw()
+        return False
