@@ -25,6 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from dreamteam.cli import main as cli  # noqa: E402
 from dreamteam.env.procgen import family_names, write_variant  # noqa: E402
 
+SUITE_SIZES = {"heldout": "standard", "heldout-large": "large"}
+"""Procedural suites and the size profile of the variants each generates."""
+
 
 def parse_seeds(text: str) -> list[int]:
     """'2000-2002,2010' -> [2000, 2001, 2002, 2010]."""
@@ -89,7 +92,8 @@ def main() -> int:
                         help="procedural seeds per family (e.g. 2000-2002); pick a range never used before, "
                              "docs/procgen.md keeps the list of used ones")
     parser.add_argument("--suites", default="bundled,heldout",
-                        help="'bundled' (games/) and/or 'heldout' (fresh procedural variants)")
+                        help="comma-separated: 'bundled' (games/), 'heldout' (fresh standard procedural variants) "
+                             "and/or 'heldout-large' (fresh large variants, docs/procgen.md)")
     parser.add_argument("--jobs", type=int, default=2, help="games played in parallel")
     parser.add_argument("--out", default="bench-results/strength.json",
                         help="JSON with every row and each run's per-game results")
@@ -99,22 +103,29 @@ def main() -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     rows: list[dict[str, Any]] = []
     raw: dict[str, Any] = {}
+    suites = [s.strip() for s in args.suites.split(",") if s.strip()]
+    unknown = [s for s in suites if s != "bundled" and s not in SUITE_SIZES]
+    if unknown:
+        parser.error(f"unknown suite {', '.join(unknown)} (known: bundled, {', '.join(SUITE_SIZES)})")
     with tempfile.TemporaryDirectory(prefix="dreamteam-heldout-") as tmp:
-        heldout = Path(tmp)
         seeds = parse_seeds(args.heldout_seeds)
-        if "heldout" in args.suites:
-            for family in family_names():
-                for seed in seeds:
-                    write_variant(family, seed, heldout)
-        for suite in args.suites.split(","):
+        dirs: dict[str, Path | None] = {"bundled": None}
+        for suite in suites:
+            if suite in SUITE_SIZES:
+                dirs[suite] = Path(tmp) / suite
+                for family in family_names():
+                    for seed in seeds:
+                        write_variant(family, seed, dirs[suite], SUITE_SIZES[suite])
+                        print(f"generated {family} seed {seed} ({SUITE_SIZES[suite]})", file=sys.stderr, flush=True)
+        for suite in suites:
             for budget in (int(b) for b in args.budgets.split(",")):
                 for agent in args.agents.split(","):
                     start = time.perf_counter()
-                    results = run_bench(agent, budget, args.jobs, heldout if suite == "heldout" else None,
+                    results = run_bench(agent, budget, args.jobs, dirs[suite],
                                         out.with_suffix(f".{suite}.{agent}.{budget}.json"))
                     raw[f"{suite}/{agent}/{budget}"] = results
                     rows.append(row(suite, agent, budget, results))
-                    print(f"{suite:8} {agent:9} {budget:5}: {rows[-1]['levels_completed']}/{rows[-1]['levels_total']} "
+                    print(f"{suite:13} {agent:9} {budget:5}: {rows[-1]['levels_completed']}/{rows[-1]['levels_total']} "
                           f"levels, score {rows[-1]['score']} ({time.perf_counter() - start:.0f} s)", flush=True)
     payload = {"heldout_seeds": seeds, "rows": rows, "runs": raw}
     out.write_text(json.dumps(payload, indent=2) + "\n")

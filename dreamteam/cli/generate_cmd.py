@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from dreamteam.env.procgen import family_names, write_variant
-from dreamteam.env.procgen.common import HELD_OUT_FIRST_SEED, VariantError
+from dreamteam.env.procgen.common import HELD_OUT_FIRST_SEED, SIZES, VariantError
 from dreamteam.errors import UserError
 
 MAX_SEEDS = 10_000
@@ -20,13 +20,17 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "generate", help="write procedural game variants (one directory per family and seed)",
         description="Generate variants of the bundled game families into DIR/<family>/s<seed>/ (toolkit "
-                    "layout), each verified by replaying its planned solution through the toolkit; play them "
+                    "layout; DIR/<family>/l<seed>/ with --size large), each verified by replaying its planned solution through the toolkit; play them "
                     "with --env-dir DIR. Seeds 1-99 are for development, 1000 and up are held out for "
                     "measurement (docs/procgen.md).")
     p.add_argument("families", metavar="FAMILY[,FAMILY|all]",
                    help=f"comma-separated families, or 'all' ({', '.join(family_names())})")
     p.add_argument("--seeds", required=True, metavar="SPEC", help="seeds, e.g. 1-20 or 1,4,7-9")
     p.add_argument("--out", required=True, metavar="DIR", help="directory to write the variants into")
+    p.add_argument("--size", choices=list(SIZES), default="standard",
+                   help="size profile: 'standard' levels grow from tutorial size (game ids such as maze-s0007); "
+                        "'large' levels start about where standard ones end and grow to the scale of official "
+                        "ARC-AGI-3 levels (maze-l0007) (default: standard)")
     p.set_defaults(handler=run)
 
 
@@ -69,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     for family in families:
         for seed in seeds:
             try:
-                path = write_variant(family, seed, out)
+                path = write_variant(family, seed, out, args.size)
             except VariantError as exc:
                 raise UserError(f"{family} seed {seed}: {exc}", exit_code=1) from exc
             meta = json.loads((path / "metadata.json").read_text(encoding="utf-8"))

@@ -9,7 +9,17 @@ from typing import Any
 from arcengine import ActionInput, GameAction
 
 from dreamteam.env.procgen import generate, load_family
-from dreamteam.env.procgen.copy import LAYOUTS, PATTERNS, CopyLevel, apply_clicks, click_counts, click_point
+from dreamteam.env.procgen.copy import (
+    LAYOUTS,
+    MAX_NULL_COMBINATIONS,
+    PATTERNS,
+    CopyLevel,
+    apply_clicks,
+    board_size,
+    click_counts,
+    click_point,
+    null_dimension,
+)
 from tests.procgen.helpers import check_palette, load_game
 
 FAMILY = "copy"
@@ -59,6 +69,29 @@ def test_click_counts_are_the_fewest_possible() -> None:
         == target
     )
 
+
+def test_large_levels_are_bigger_boards_with_multi_cell_patterns_and_exact_plans() -> None:
+    for seed in range(1, 4):
+        standard = generate(FAMILY, seed).variant["levels"]
+        data = generate(FAMILY, seed, "large")
+        levels, layout = data.variant["levels"], data.variant["layout"]
+        sizes = [len(level["target"]) for level in levels]
+        assert len(levels) in (5, 6) and sizes == sorted(sizes)
+        assert sizes[0] >= max(len(level["target"]) for level in standard) and sizes[-1] >= 12
+        for level in levels:
+            size, colours, pattern = len(level["target"]), level["colours"], level["pattern"]
+            assert len(pattern) >= 2 and colours in (3, 5) and level["target"] != level["canvas"]
+            assert min(64 // side for side in board_size(size, layout)) >= 2, "cells of at least 2 pixels"
+            assert colours ** null_dimension(size, tuple(map(tuple, pattern)), colours) <= MAX_NULL_COMBINATIONS
+
+
+def test_large_solutions_grow_from_standard_last_levels_to_about_a_hundred_clicks() -> None:
+    plan = load_family(FAMILY).plan
+    for seed in (1, 2):
+        standard = [len(s) for s in plan(generate(FAMILY, seed))]
+        large = [len(s) for s in plan(generate(FAMILY, seed, "large"))]
+        assert large[0] >= standard[-1] // 2 and large[-1] >= 90
+        assert large[-1] > 2 * large[0] and sum(large) < 1000
 
 
 def _click(game: Any, x: int, y: int) -> Any:

@@ -1,4 +1,6 @@
-"""Procedural `flip` checks of its own: valid palettes and click patterns, and the `generate` command. Shared checks: test_families.py."""
+"""Procedural `flip` checks of its own: valid palettes and click patterns, the large profile, and the `generate` command.
+
+Shared checks: test_families.py and test_large.py."""
 
 from __future__ import annotations
 
@@ -8,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from dreamteam.cli import generate_cmd
-from dreamteam.env.procgen import generate
-from dreamteam.env.procgen.flip import PATTERNS, start_unlit, toggle_matrix
+from dreamteam.env.procgen import generate, load_family
+from dreamteam.env.procgen.flip import LARGE, PATTERNS, groups_of, start_unlit, toggle_matrix
 from dreamteam.errors import UserError
 from tests.procgen.helpers import check_palette, metadata
 
@@ -27,6 +29,29 @@ def test_palettes_and_patterns_are_valid_and_levels_start_unsolved() -> None:
             letters, masks = toggle_matrix(level["layout"], variant["click"])
             assert start_unlit(letters, masks, level["scramble"]) != 0
     assert len(patterns) >= 3
+
+
+def test_large_boards_are_bigger_and_need_more_clicks_than_standard_ones() -> None:
+    for seed in (1, 2, 3):
+        standard, large = generate(FAMILY, seed), generate(FAMILY, seed, "large")
+        biggest = max(len(groups_of(level["layout"])) for level in standard.variant["levels"])
+        tiles = [len(groups_of(level["layout"])) for level in large.variant["levels"]]
+        clicks = [len(s) for s in load_family(FAMILY).plan(large)]
+        assert len(large.variant["levels"]) == len(standard.variant["levels"])
+        assert min(tiles) >= biggest - 2 and max(tiles) >= 2 * biggest, (biggest, tiles)
+        assert clicks == sorted(clicks), clicks
+        for level, least, fewest in zip(large.variant["levels"], LARGE.needed, clicks, strict=True):
+            assert least <= fewest <= least + LARGE.extra
+            assert len(level["scramble"]) == len(set(level["scramble"])) >= fewest
+
+
+def test_large_boards_fit_the_frame_with_cells_of_three_pixels() -> None:
+    for seed in (1, 2, 3):
+        for level in generate(FAMILY, seed, "large").variant["levels"]:
+            layout = level["layout"]
+            assert len({len(row) for row in layout}) == 1
+            assert 64 // (2 * max(len(layout), len(layout[0])) + 1) >= 3
+            assert not set("".join(layout)) & set('"\\')
 
 
 def _generate_command(*argv: str) -> argparse.Namespace:

@@ -20,3 +20,14 @@ def test_levels_are_closed_mazes_with_a_fitting_budget_that_tightens() -> None:
         slacks.append(level["budget"] - shortest)
     assert min(slacks) >= 0
     assert slacks[-1] < slacks[0]
+
+
+def test_large_mazes_are_wider_than_standard_ones_and_fit_the_frame() -> None:
+    for seed in (1, 2, 3):
+        standard = generate(FAMILY, seed).variant["levels"]
+        large = generate(FAMILY, seed, "large").variant["levels"]
+        assert max(len(level["rows"][0]) for level in large) > max(len(level["rows"][0]) for level in standard)
+        for level in large:
+            rows, width = level["rows"], len(level["rows"][0])
+            assert len(shortest_steps(rows, find(rows, "P"), find(rows, "E"))) <= level["budget"]
+            assert width <= 64 and len(rows) + -(-level["budget"] // width) <= 64

@@ -6,9 +6,10 @@ Seeds 1-99 are development seeds; seeds 1000 and up are held out for measurement
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from pathlib import Path
 
-from dreamteam.env.procgen.common import FamilySpec, VariantData, VariantError, write_and_verify
+from dreamteam.env.procgen.common import SIZES, FamilySpec, VariantData, VariantError, write_and_verify
 from dreamteam.errors import UserError
 
 # Family name -> module exposing `FAMILY: FamilySpec`. Adding a family is adding one line here.
@@ -39,20 +40,32 @@ def load_family(name: str) -> FamilySpec:
     return spec
 
 
-def generate(family: str, seed: int) -> VariantData:
-    """The variant data of one family and seed (deterministic)."""
-    return load_family(family).generate(seed)
+def generator(spec: FamilySpec, size: str) -> Callable[[int], VariantData]:
+    """The family's generator for a size profile (`standard` or `large`)."""
+    if size not in SIZES:
+        raise UserError(f"unknown variant size {size!r} (known: {', '.join(SIZES)})")
+    made = spec.generate if size == "standard" else spec.generate_large
+    if made is None:
+        raise UserError(f"family {spec.name!r} has no {size} variants")
+    return made
 
 
-def write_variant(family: str, seed: int, out_dir: Path) -> Path:
-    """Generate, plan, write `<out_dir>/<family>/s<seed>/` and verify it through the toolkit; return the directory.
+def generate(family: str, seed: int, size: str = "standard") -> VariantData:
+    """The variant data of one family, seed and size profile (deterministic)."""
+    return generator(load_family(family), size)(seed)
 
-    Raises VariantError with the reason when the toolkit cannot load the variant or the planner's
-    solution does not complete every level.
+
+def write_variant(family: str, seed: int, out_dir: Path, size: str = "standard") -> Path:
+    """Generate, plan, write `<out_dir>/<family>/<version>/` and verify it through the toolkit; return the directory.
+
+    The version is `s<seed>` for standard variants and `l<seed>` for large ones. Raises VariantError
+    with the reason when the toolkit cannot load the variant or the planner's solution does not
+    complete every level.
     """
     spec = load_family(family)
+    made = generator(spec, size)
     try:
-        data = spec.generate(seed)
+        data = made(seed)
         solutions = spec.plan(data)
     except ValueError as exc:
         raise VariantError(f"{family} seed {seed}: generating or planning failed: {exc}") from exc

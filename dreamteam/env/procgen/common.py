@@ -31,6 +31,13 @@ GENERATED_DATE = "2025-01-01T00:00:00Z"
 """Fixed and older than every bundled version, so a base id such as `maze` still resolves to `maze-v1`."""
 DEV_SEEDS = range(1, 100)
 HELD_OUT_FIRST_SEED = 1000
+SIZES: dict[str, str] = {"standard": "s", "large": "l"}
+"""Size profiles and the letter their version names start with (`maze-s0007`, `maze-l0007`).
+
+`standard` variants start with tutorial-sized levels (a 3x3 maze, one block to push) and grow; `large`
+variants start around where standard ones end and grow beyond, to the scale of the official ARC-AGI-3
+levels (solutions of tens of actions, state spaces that blind exploration does not cover in 1,000
+actions). See docs/procgen.md."""
 
 Direction = tuple[int, int]
 DIRECTIONS: dict[str, Direction] = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
@@ -58,11 +65,12 @@ class VariantData:
     family: str
     seed: int
     variant: Mapping[str, Any]
+    size: str = "standard"
 
     @property
     def version(self) -> str:
-        """The toolkit version name, e.g. `s0007`."""
-        return version_name(self.seed)
+        """The toolkit version name, e.g. `s0007` (`l0007` for a large variant)."""
+        return version_name(self.seed, self.size)
 
     @property
     def game_id(self) -> str:
@@ -83,11 +91,13 @@ class FamilySpec:
     generate: Callable[[int], VariantData]
     plan: Callable[[VariantData], list[list[Action]]]
     """One solution (list of actions) per level, planned from the variant data alone."""
+    generate_large: Callable[[int], VariantData] | None = None
+    """The `large` size profile's generator (same rules engine and planner, bigger levels)."""
 
 
-def as_written(family: str, seed: int, variant: dict[str, Any]) -> VariantData:
+def as_written(family: str, seed: int, variant: dict[str, Any], size: str = "standard") -> VariantData:
     """The variant with tuples turned into lists: the form its data block reads back as."""
-    return VariantData(family, seed, json.loads(json.dumps(variant)))
+    return VariantData(family, seed, json.loads(json.dumps(variant)), size)
 
 
 def solve_levels(
@@ -116,16 +126,19 @@ def solve_with_keys(
     return solve_levels(data, solve, failure)
 
 
-def version_name(seed: int) -> str:
-    """The version directory name of a seed (`s0007`, `s1000`)."""
+def version_name(seed: int, size: str = "standard") -> str:
+    """The version directory name of a seed and size profile (`s0007`, `s1000`, `l0007`)."""
     if seed < 0:
         raise UserError(f"seeds are non-negative integers, got {seed}")
-    return f"s{seed:04d}"
+    if size not in SIZES:
+        raise UserError(f"unknown variant size {size!r} (known: {', '.join(SIZES)})")
+    return f"{SIZES[size]}{seed:04d}"
 
 
-def rng_for(family: str, seed: int) -> random.Random:
-    """A random generator that depends only on (family, seed), stable across processes and platforms."""
-    return random.Random(f"dreamteam-procgen:{family}:{seed}")
+def rng_for(family: str, seed: int, size: str = "standard") -> random.Random:
+    """A random generator that depends only on (family, seed, size), stable across processes and platforms."""
+    key = f"{family}:{seed}" if size == "standard" else f"{family}:{size}:{seed}"
+    return random.Random(f"dreamteam-procgen:{key}")
 
 
 def draw_palette(rng: random.Random, background_kind: str, kinds: Sequence[str]) -> dict[str, int]:
@@ -240,13 +253,17 @@ def variant_metadata(data: VariantData, baselines: Sequence[int]) -> dict[str, A
     tags = [t for t in meta.get("tags", []) if t != "procedural"] + ["procedural"]
     return {
         "game_id": data.game_id,
-        "title": f"{meta.get('title', data.family)} (seed {data.seed})",
+        "title": f"{meta.get('title', data.family)} ({_size_words(data.size)}seed {data.seed})",
         "tags": tags,
         "baseline_actions": list(baselines),
         "class_name": meta["class_name"],
         "default_fps": meta.get("default_fps", 5),
         "date_downloaded": GENERATED_DATE,
     }
+
+
+def _size_words(size: str) -> str:
+    return "" if size == "standard" else f"{size}, "
 
 
 def write_version_files(target: Path, data: VariantData, baselines: Sequence[int]) -> None:

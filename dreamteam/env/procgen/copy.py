@@ -3,16 +3,20 @@
 A click adds the game's step to every canvas cell its pattern covers, modulo the level's cycle length, so
 a level is a linear system over the integers modulo that length. The planner solves it (per cell for the
 single-cell pattern, by Gaussian elimination modulo a prime otherwise) and picks the solution with the
-fewest clicks among all solutions when the null space is small enough to enumerate.
+fewest clicks among all solutions when the null space is small enough to enumerate. The `large` profile
+keeps only levels whose null space is that small, so its baselines are always the fewest clicks.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from dreamteam.env.procgen.common import (
     FamilySpec,
@@ -35,6 +39,7 @@ PATTERNS: dict[str, Offsets] = {
     "plus": ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)),
     "x": ((0, 0), (1, 1), (-1, -1), (1, -1), (-1, 1)),
     "block": ((0, 0), (1, 0), (0, 1), (1, 1)),
+    "ring": tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)),
 }
 # Per level: the click patterns it may use and the cycle lengths it may have (prime unless single-cell).
 SCHEDULE: tuple[tuple[tuple[str, ...], tuple[int, ...]], ...] = (
@@ -46,6 +51,18 @@ SCHEDULE: tuple[tuple[tuple[str, ...], tuple[int, ...]], ...] = (
     (("plus", "x", "block"), (3, 5)),
 )
 SIDES = (3, 4, 4, 5, 6, 6)
+# The large profile: every level a multi-cell pattern on a prime cycle, starting where standard ends.
+LARGE_SCHEDULE: tuple[tuple[tuple[str, ...], tuple[int, ...]], ...] = (
+    (("plus", "x", "block"), (3, 5)),
+    (("plus", "x", "block"), (3, 5)),
+    (("plus", "x", "block", "row", "column"), (5,)),
+    (("plus", "x", "block", "ring"), (3, 5)),
+    (("plus", "x", "block", "ring"), (3, 5)),
+    (("plus", "x", "ring"), (3, 5)),
+)
+LARGE_SIDES = (7, 8, 9, 10, 12, 13)
+LARGEST_SIDE = 13  # 2 * 13 + 3 = 29 grid cells across: still 2 pixels per cell in the 64x64 frame
+LARGE_CLICKS = (45, 55, 70, 85, 100, 120)  # expected scramble clicks per level
 LAYOUTS = ("target-left", "canvas-left", "target-top", "canvas-top")
 MAX_NULL_COMBINATIONS = 4096
 
@@ -94,25 +111,23 @@ def solve_mod_prime(
     matrix: Sequence[Sequence[int]], rhs: Sequence[int], prime: int
 ) -> tuple[list[int], list[list[int]]] | None:
     """One solution of matrix @ x = rhs (mod prime) and a basis of the null space, or None if none."""
-    aug = [[v % prime for v in row] + [b % prime] for row, b in zip(matrix, rhs, strict=True)]
+    aug = np.array([[*row, b] for row, b in zip(matrix, rhs, strict=True)], dtype=np.int64) % prime
     cols = len(matrix[0])
     pivots: list[int] = []
     for col in range(cols):
         r = len(pivots)
-        pivot = next((i for i in range(r, len(aug)) if aug[i][col]), None)
-        if pivot is None:
+        below = np.flatnonzero(aug[r:, col])
+        if below.size == 0:
             continue
-        aug[r], aug[pivot] = aug[pivot], aug[r]
-        inverse = pow(aug[r][col], -1, prime)
-        aug[r] = [v * inverse % prime for v in aug[r]]
-        for i, other in enumerate(aug):
-            if i != r and other[col]:
-                factor = other[col]
-                aug[i] = [(a - factor * b) % prime for a, b in zip(other, aug[r], strict=True)]
+        aug[[r, r + below[0]]] = aug[[r + below[0], r]]
+        aug[r] = aug[r] * pow(int(aug[r, col]), -1, prime) % prime
+        factors = aug[:, col].copy()
+        factors[r] = 0
+        aug = (aug - np.outer(factors, aug[r])) % prime
         pivots.append(col)
-    if any(row[cols] for row in aug[len(pivots) :]):
+    if aug[len(pivots) :, cols].any():
         return None
-    return _solution_and_null_space(aug, pivots, cols, prime)
+    return _solution_and_null_space(aug.tolist(), pivots, cols, prime)
 
 
 def _solution_and_null_space(
@@ -132,6 +147,23 @@ def _solution_and_null_space(
     return particular, basis
 
 
+def click_matrix(size: int, pattern: Offsets) -> list[list[int]]:
+    """Which clicks (columns) change which cells (rows), both in reading order."""
+    matrix = [[0] * size * size for _ in range(size * size)]
+    for row in range(size):
+        for col in range(size):
+            for c, r in covered(size, pattern, col, row):
+                matrix[r * size + c][row * size + col] = 1
+    return matrix
+
+
+@functools.cache
+def null_dimension(size: int, pattern: Offsets, prime: int) -> int:
+    """Dimension of the null space of a level's click system modulo a prime cycle length."""
+    solved = solve_mod_prime(click_matrix(size, pattern), [0] * size * size, prime)
+    return 0 if solved is None else len(solved[1])
+
+
 def click_counts(level: CopyLevel, step: int) -> list[int]:
     """How often to click each cell (row-major) to turn the canvas into the target with fewest clicks."""
     n, k = level.size, level.colours
@@ -140,22 +172,17 @@ def click_counts(level: CopyLevel, step: int) -> list[int]:
     ]  # step is +1 or -1, its own inverse
     if level.pattern == PATTERNS["single"]:
         return need
-    cells = [(c, r) for r in range(n) for c in range(n)]
-    matrix = [[int(cell in covered(n, level.pattern, *click)) for click in cells] for cell in cells]
-    solved = solve_mod_prime(matrix, need, k)
+    solved = solve_mod_prime(click_matrix(n, level.pattern), need, k)
     if solved is None:
         raise VariantError(f"copy level cannot be solved: no click counts modulo {k} reach the target")
     particular, basis = solved
     if k ** len(basis) > MAX_NULL_COMBINATIONS:
         return particular
-    candidates = (
-        [
-            (p + sum(w * v[i] for w, v in zip(weights, basis, strict=True))) % k
-            for i, p in enumerate(particular)
-        ]
-        for weights in itertools.product(range(k), repeat=len(basis))
-    )
-    return min(candidates, key=sum)
+    weights = np.array(list(itertools.product(range(k), repeat=len(basis))), dtype=np.int64)
+    vectors = np.array(basis, dtype=np.int64).reshape(len(basis), len(particular))
+    candidates = (np.array(particular, dtype=np.int64) + weights @ vectors) % k
+    best = int(np.argmin(candidates.sum(axis=1)))  # the first of the fewest, in the order of the weights
+    return [int(v) for v in candidates[best]]
 
 
 def _is_vertical(layout: str) -> bool:
@@ -214,20 +241,32 @@ def _rows(grid: Sequence[Sequence[int]]) -> tuple[str, ...]:
     return tuple("".join(str(v) for v in row) for row in grid)
 
 
-def level_sizes(rng: random.Random, count: int) -> list[int]:
+def level_sizes(
+    rng: random.Random, count: int, sides: Sequence[int] = SIDES, largest: int = 7
+) -> list[int]:
     """Side lengths of the levels: the schedule's, some one bigger, never shrinking."""
     return sorted(
-        min(7, SIDES[min(i, len(SIDES) - 1)] + int(i > 0 and rng.random() < 0.4)) for i in range(count)
+        min(largest, sides[min(i, len(sides) - 1)] + int(i > 0 and rng.random() < 0.4)) for i in range(count)
     )
 
 
-def generate_level(rng: random.Random, index: int, size: int, step: int) -> dict[str, Any]:
-    """One level: cycle length and click pattern from the schedule; a symmetric target; a scrambled canvas."""
-    patterns, cycle_lengths = SCHEDULE[min(index, len(SCHEDULE) - 1)]
+def generate_level(
+    rng: random.Random,
+    index: int,
+    size: int,
+    step: int,
+    schedule: Sequence[tuple[tuple[str, ...], tuple[int, ...]]] = SCHEDULE,
+    clicks: float | None = None,
+) -> dict[str, Any]:
+    """One level: cycle length and click pattern from the schedule; a symmetric target; a scrambled canvas.
+
+    With `clicks`, the scramble density is set so that about that many clicks scramble the canvas.
+    """
+    patterns, cycle_lengths = schedule[min(index, len(schedule) - 1)]
     colours = min(rng.choice(cycle_lengths), size + 1)
     pattern = PATTERNS[rng.choice(patterns)]
     target = _picture(rng, size, colours)
-    density = 0.35 + 0.05 * index
+    density = 0.35 + 0.05 * index if clicks is None else min(1.0, 2 * clicks / (size * size * colours))
     for _ in range(100):
         scramble = [
             (c, r)
@@ -248,16 +287,41 @@ def _to_tuple(grid: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(row) for row in grid)
 
 
-def generate(seed: int) -> VariantData:
-    """A copy variant: palette, panel layout, cycle direction and 5-6 levels of rising difficulty."""
-    rng = rng_for(NAME, seed)
+def _look(rng: random.Random) -> dict[str, Any]:
+    """A variant's palette, panel layout and cycle direction."""
     colours = draw_palette(rng, "background", [f"cycle{i}" for i in range(5)])
     palette = {"background": colours["background"], "cycle": tuple(colours[f"cycle{i}"] for i in range(5))}
     layout = rng.choice(LAYOUTS)
-    step = rng.choice((1, -1))
+    return {"palette": palette, "layout": layout, "step": rng.choice((1, -1))}
+
+
+def generate(seed: int) -> VariantData:
+    """A copy variant: palette, panel layout, cycle direction and 5-6 levels of rising difficulty."""
+    rng = rng_for(NAME, seed)
+    look = _look(rng)
     sizes = level_sizes(rng, rng.choice((5, 6)))
-    levels = tuple(generate_level(rng, i, size, step) for i, size in enumerate(sizes))
-    return as_written(NAME, seed, {"palette": palette, "layout": layout, "step": step, "levels": levels})
+    levels = tuple(generate_level(rng, i, size, look["step"]) for i, size in enumerate(sizes))
+    return as_written(NAME, seed, {**look, "levels": levels})
+
+
+def generate_large_level(rng: random.Random, index: int, size: int, step: int) -> dict[str, Any]:
+    """A large level whose fewest-clicks solution the planner finds exactly (small enough null space)."""
+    for _ in range(100):
+        clicks = LARGE_CLICKS[min(index, len(LARGE_CLICKS) - 1)] * rng.uniform(0.9, 1.1)
+        spec = generate_level(rng, index, size, step, LARGE_SCHEDULE, clicks)
+        colours, pattern = int(spec["colours"]), tuple(spec["pattern"])
+        if colours ** null_dimension(size, pattern, colours) <= MAX_NULL_COMBINATIONS:
+            return spec
+    raise VariantError(f"copy: no exactly plannable large level {index} of side {size}")
+
+
+def generate_large(seed: int) -> VariantData:
+    """A large copy variant: 5-6 levels on 7x7 to 13x13 canvases, scrambled by about 45 to 120 clicks."""
+    rng = rng_for(NAME, seed, "large")
+    look = _look(rng)
+    sizes = level_sizes(rng, rng.choice((5, 6)), LARGE_SIDES, LARGEST_SIDE)
+    levels = tuple(generate_large_level(rng, i, size, look["step"]) for i, size in enumerate(sizes))
+    return as_written(NAME, seed, {**look, "levels": levels}, "large")
 
 
 def plan(data: VariantData) -> list[list[Action]]:
@@ -271,4 +335,4 @@ def plan(data: VariantData) -> list[list[Action]]:
     return solutions
 
 
-FAMILY = FamilySpec(name=NAME, generate=generate, plan=plan)
+FAMILY = FamilySpec(name=NAME, generate=generate, plan=plan, generate_large=generate_large)

@@ -3,7 +3,8 @@
 The click pattern (which cells around the clicked tile flip, and whether the clicked tile does) is
 drawn once per variant. Each level is a board of growing size; later boards have holes and tiles
 joined across two cells. The start is the all-lit board scrambled by random clicks, so every level
-is solvable; the planner finds a fewest-clicks solution over GF(2).
+is solvable; the planner finds a fewest-clicks solution over GF(2). The `large` profile runs the same
+builders on a ladder of bigger boards (6x6 to 9x10) needing many more clicks.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import random
 import string
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
@@ -18,7 +20,10 @@ from dreamteam.env.procgen.common import FamilySpec, VariantData, draw_palette, 
 from dreamteam.types import CLICK, Action
 
 NAME = "flip"
-LETTERS = string.ascii_lowercase + string.ascii_uppercase
+LETTERS = string.ascii_lowercase + string.ascii_uppercase + string.digits + "".join(
+    c for c in string.punctuation if c not in '."\\'
+)
+"""Tile group symbols: standard boards use letters only; large boards (up to 90 cells) need the rest."""
 Cell = tuple[int, int]
 ORTHOGONAL = [[1, 0], [-1, 0], [0, 1], [0, -1]]
 DIAGONAL = [[1, 1], [-1, 1], [1, -1], [-1, -1]]
@@ -35,25 +40,52 @@ MAX_KERNEL = 10
 """Boards whose click system has a larger null space are redrawn (the exact search is 2^kernel)."""
 
 
+@dataclass(frozen=True)
+class Ladder:
+    """Per level of a size profile: board size, fewest clicks needed, and from which level boards get holes."""
+
+    sizes: tuple[tuple[int, int], ...]
+    needed: tuple[int, ...]
+    shaped_from: int
+    extra: int
+    """The scramble clicks at most this many more tiles than `needed`."""
+
+
+STANDARD = Ladder(SIZES, tuple(1 + index * 4 // 5 for index in range(len(SIZES))), 2, 3)
+LARGE = Ladder(((6, 6), (6, 8), (7, 8), (8, 8), (8, 9), (9, 10)), (6, 10, 14, 18, 22, 26), 0, 3)
+"""Starts where standard ends (a 5x6 board needing 5-8 clicks) and grows to 9x10 boards needing 26-29."""
+
+
 def generate(seed: int) -> VariantData:
     """A flip variant: 6 boards of growing size, a click pattern and a palette."""
-    rng = rng_for(NAME, seed)
+    return VariantData(NAME, seed, variant_data(rng_for(NAME, seed), STANDARD))
+
+
+def generate_large(seed: int) -> VariantData:
+    """A large flip variant: 6 boards from 6x6 to 9x10 cells, needing 6-9 up to 26-29 clicks."""
+    return VariantData(NAME, seed, variant_data(rng_for(NAME, seed, "large"), LARGE), "large")
+
+
+def variant_data(rng: random.Random, ladder: Ladder) -> dict[str, Any]:
+    """The `VARIANT` literal: a palette, a click pattern and one level per rung of the ladder."""
     palette = draw_palette(rng, "background", ["off", "on"])
     click = PATTERNS[rng.choice(sorted(PATTERNS))]
-    levels = [level_data(rng, index, click) for index in range(len(SIZES))]
-    return VariantData(NAME, seed, {"palette": palette, "click": click, "levels": levels})
+    levels = [level_data(rng, index, click, ladder) for index in range(len(ladder.sizes))]
+    return {"palette": palette, "click": click, "levels": levels}
 
 
-def level_data(rng: random.Random, index: int, click: Mapping[str, Any]) -> dict[str, Any]:
-    """One board (holes and joined tiles from the third level on) and a scramble needing 1, 1, 2, 3, ... clicks."""
+def level_data(
+    rng: random.Random, index: int, click: Mapping[str, Any], ladder: Ladder = STANDARD
+) -> dict[str, Any]:
+    """One board (holes and joined tiles from `ladder.shaped_from` on) and a scramble needing `ladder.needed` clicks."""
+    size, needed, shaped = ladder.sizes[index], ladder.needed[index], index >= ladder.shaped_from
     for _ in range(500):
-        width, height = rng.choice((SIZES[index], SIZES[index][::-1]))
-        layout = board(rng, width, height, holes=index >= 2, joined=index >= 2)
+        width, height = rng.choice((size, size[::-1]))
+        layout = board(rng, width, height, holes=shaped, joined=shaped)
         letters, masks = toggle_matrix(layout, click)
         if len(kernel_of(masks)) > MAX_KERNEL:
             continue
-        needed = 1 + index * 4 // 5
-        count = rng.randint(needed, needed + 3)
+        count = rng.randint(needed, needed + ladder.extra)
         scramble = "".join(sorted(rng.sample(letters, min(count, len(letters))), key=letters.index))
         unlit = start_unlit(letters, masks, scramble)
         if unlit and len(fewest_clicks(masks, unlit)) >= needed:
@@ -180,4 +212,4 @@ def plan(data: VariantData) -> list[list[Action]]:
     return solutions
 
 
-FAMILY = FamilySpec(name=NAME, generate=generate, plan=plan)
+FAMILY = FamilySpec(name=NAME, generate=generate, plan=plan, generate_large=generate_large)

@@ -19,28 +19,47 @@ from dreamteam.env.procgen.common import (
     rng_for,
     solve_levels,
 )
-from dreamteam.env.procgen.search import best_candidate, distances, shortest_path
+from dreamteam.env.procgen.search import best_candidate, distances
 from dreamteam.types import Action
 
 NAME = "lava"
 Cell = tuple[int, int]
+Deadly = tuple[frozenset[Cell], frozenset[tuple[Cell, Cell]]]
+"""At one sentry phase: the cells sentries move onto, and their (from, to) moves."""
+Parents = dict[Cell, tuple[Cell, Cell] | None]
 WAIT: Cell = (0, 0)
 STEPS: tuple[Cell, ...] = (WAIT, (0, -1), (0, 1), (-1, 0), (1, 0))
 LETTER_OF_STEP: dict[Cell, str] = {(0, -1): "U", (0, 1): "D", (-1, 0): "L", (1, 0): "R"}
 STEP_OF_LETTER: dict[str, Cell] = {letter: step for step, letter in LETTER_OF_STEP.items()}
 MAX_PERIOD = 24
 CANDIDATES = 10
+MAX_RUN = 6
+"""Most cells a back-and-forth patrol covers on a standard level."""
+LARGE_SIDES = (14, 30)
+"""Board side (walls included) of a large variant's first and last level: 2-pixel cells at most 32 wide."""
+LARGE_SENTRIES = (3, 9)
+"""Sentries on a large variant's first and last level."""
+LARGE_CANDIDATES = 5
+LARGE_RUN = 7
+"""Most cells a back-and-forth patrol covers on a large level (a 12-tick cycle; 8 would take 14)."""
 
 
 @dataclass(frozen=True)
 class LevelPlan:
-    """Knobs of one generated level: size, how much lava and wall, how many sentries."""
+    """Knobs of one generated level: size, how much lava and wall, how many sentries, how long a solution."""
 
     width: int
     height: int
     lava_segments: int
     wall_segments: int
     sentries: int
+    max_run: int = MAX_RUN
+    candidates: int = CANDIDATES
+    min_steps: int = 0
+    max_steps: int | None = None
+    """Bounds on the safe solution's length (None: three steps per cell of width plus height)."""
+    far_start: bool = False
+    """Start near one end of the floor's longest walk instead of anywhere."""
 
 
 @dataclass(frozen=True)
@@ -84,34 +103,63 @@ def parse_level(spec: Mapping[str, Any]) -> LavaLevel:
     )
 
 
-def _next_cell(level: LavaLevel, cell: Cell, tick: int, step: Cell, *, sentries: bool) -> Cell | None:
-    """Where the player stands after `step` at `tick`, or None when that step kills it (the game's rules)."""
-    target = (cell[0] + step[0], cell[1] + step[1])
-    new = cell if target in level.walls else target
-    if new in level.lava:
-        return None
-    if sentries:
-        for route in level.routes:
-            before, after = route[tick % len(route)], route[(tick + 1) % len(route)]
-            if new == after or (new == before and after == cell):
-                return None
-    return new
+def _deadly_by_phase(level: LavaLevel) -> list[Deadly]:
+    """Per phase: the cells sentries stand on after the tick, and the (before, after) moves they make."""
+    out = []
+    for tick in range(level.period):
+        moves = [(route[tick % len(route)], route[(tick + 1) % len(route)]) for route in level.routes]
+        out.append((frozenset(after for _, after in moves), frozenset(moves)))
+    return out
 
 
 def shortest_steps(level: LavaLevel, *, sentries: bool = True) -> list[Cell] | None:
-    """Fewest safe steps (WAIT included) from the start to the goal, or None if there is no way."""
+    """Fewest safe steps (WAIT included) from the start to the goal, or None if there is no way.
+
+    A breadth-first search over (cell, sentry phase), one layer of cells per tick.
+    """
     period = level.period if sentries else 1
+    deadly = _deadly_by_phase(level) if sentries else [(frozenset(), frozenset())]
+    steps = STEPS if sentries else STEPS[1:]
+    parents: list[Parents] = [{} for _ in range(period)]
+    parents[0][level.player] = None
+    layer, tick = [level.player], 0
+    while layer and level.goal not in parents[tick % period]:
+        layer = _next_layer(level, layer, steps, deadly[tick % period], parents[(tick + 1) % period])
+        tick += 1
+    return _unwind_steps(parents, level.goal, tick) if layer else None
 
-    def successors(state: tuple[Cell, int]) -> list[tuple[Cell, tuple[Cell, int]]]:
-        cell, phase = state
-        out = []
-        for step in STEPS if sentries else STEPS[1:]:
-            new = _next_cell(level, cell, phase, step, sentries=sentries)
-            if new is not None:
-                out.append((step, (new, (phase + 1) % period)))
-        return out
 
-    return shortest_path((level.player, 0), successors, lambda state: state[0] == level.goal)
+def _next_layer(
+    level: LavaLevel, layer: list[Cell], steps: Sequence[Cell], deadly: Deadly, seen: Parents
+) -> list[Cell]:
+    """The cells first reached one tick after `layer`, recorded in `seen` with their parent and step.
+
+    The game's rules: a step into a wall stays put; lava kills, and so does ending on a sentry's next
+    cell or swapping cells with a sentry.
+    """
+    occupied, moves = deadly
+    reached = []
+    for cell in layer:
+        for step in steps:
+            target = (cell[0] + step[0], cell[1] + step[1])
+            new = cell if target in level.walls else target
+            if new in seen or new in level.lava or new in occupied or (new, cell) in moves:
+                continue
+            seen[new] = (cell, step)
+            reached.append(new)
+    return reached
+
+
+def _unwind_steps(parents: Sequence[Parents], cell: Cell, tick: int) -> list[Cell]:
+    """The steps that led a layered search from its start to `cell` at `tick`."""
+    steps: list[Cell] = []
+    link = parents[tick % len(parents)][cell]
+    while link is not None:
+        cell, step = link
+        steps.append(step)
+        tick -= 1
+        link = parents[tick % len(parents)][cell]
+    return steps[::-1]
 
 
 def level_plan(rng: random.Random, index: int) -> LevelPlan:
@@ -165,7 +213,9 @@ def _ring(corner: Cell, width: int, height: int) -> list[Cell]:
     return top + right + bottom + left
 
 
-def _patrol_cycle(rng: random.Random, anchor: Cell, free: set[Cell]) -> list[Cell] | None:
+def _patrol_cycle(
+    rng: random.Random, anchor: Cell, free: set[Cell], max_run: int = MAX_RUN
+) -> list[Cell] | None:
     """A closed patrol through `anchor` over free cells: back and forth along a line, or round a ring."""
     if rng.random() < 0.3:
         w, h = rng.randint(2, 3), rng.randint(2, 3)
@@ -176,7 +226,7 @@ def _patrol_cycle(rng: random.Random, anchor: Cell, free: set[Cell]) -> list[Cel
     run = [anchor]
     for sign in (1, -1):
         cell = (anchor[0] + sign * step[0], anchor[1] + sign * step[1])
-        while cell in free and len(run) < 6:
+        while cell in free and len(run) < max_run:
             run = run + [cell] if sign == 1 else [cell, *run]
             cell = (cell[0] + sign * step[0], cell[1] + sign * step[1])
     if len(run) < 3:
@@ -199,7 +249,7 @@ def _route_of(rng: random.Random, cycle: list[Cell]) -> tuple[int, int, str]:
 
 
 def _place_sentries(
-    rng: random.Random, grid: Mapping[Cell, str], path: Sequence[Cell], count: int
+    rng: random.Random, grid: Mapping[Cell, str], path: Sequence[Cell], count: int, max_run: int = MAX_RUN
 ) -> list[tuple[int, int, str]]:
     """Sentries whose patrols cross the lava-only shortest path, on disjoint floor cells."""
     free = {c for c, ch in grid.items() if ch == "."}
@@ -209,7 +259,7 @@ def _place_sentries(
     for _ in range(12 * count):
         if len(routes) == count or not anchors:
             break
-        cycle = _patrol_cycle(rng, rng.choice(anchors), free)
+        cycle = _patrol_cycle(rng, rng.choice(anchors), free, max_run)
         if cycle is None or math.lcm(period, len(cycle)) > MAX_PERIOD:
             continue
         period = math.lcm(period, len(cycle))
@@ -233,6 +283,10 @@ def _candidate(rng: random.Random, plan: LevelPlan) -> tuple[dict[str, Any], flo
     floor = [c for c, ch in grid.items() if ch == "."]
     player = rng.choice(floor)
     dist = _distances(grid, player)
+    if plan.far_start:
+        # Start near one end of the floor's longest walk, so the goal is near the other.
+        player = rng.choice([c for c, d in dist.items() if d >= 0.9 * max(dist.values())])
+        dist = _distances(grid, player)
     far = max(dist.values())
     if len(dist) < len(floor) // 2 or far < (plan.width + plan.height) // 2:
         return None
@@ -240,7 +294,7 @@ def _candidate(rng: random.Random, plan: LevelPlan) -> tuple[dict[str, Any], flo
     grid[player], grid[goal] = "P", "G"
     lava_only = parse_level({"map": _rows_of(grid, plan), "sentries": []})
     path = _cells_along(player, shortest_steps(lava_only, sentries=False) or [])
-    sentries = _place_sentries(rng, grid, path, plan.sentries)
+    sentries = _place_sentries(rng, grid, path, plan.sentries, plan.max_run)
     if len(sentries) < plan.sentries:
         return None
     spec = {"map": _rows_of(grid, plan), "sentries": tuple(sentries)}
@@ -250,7 +304,8 @@ def _candidate(rng: random.Random, plan: LevelPlan) -> tuple[dict[str, Any], flo
 def _score(level: LavaLevel, free_length: int, plan: LevelPlan) -> float:
     """Prefer long plans in which the sentries force a detour or a wait; -inf when unsolvable."""
     steps = shortest_steps(level)
-    if steps is None or len(steps) > 3 * (plan.width + plan.height):
+    longest = 3 * (plan.width + plan.height) if plan.max_steps is None else plan.max_steps
+    if steps is None or not plan.min_steps <= len(steps) <= longest:
         return -math.inf
     forced = len(steps) - free_length
     return len(steps) + 3 * forced + (10 if plan.sentries and forced > 0 else 0)
@@ -261,15 +316,15 @@ def _rows_of(grid: Mapping[Cell, str], plan: LevelPlan) -> tuple[str, ...]:
     return tuple("".join(grid[(x, y)] for x in range(plan.width)) for y in range(plan.height))
 
 
-def generate_level(rng: random.Random, index: int) -> dict[str, Any]:
-    """The best of a few random candidate levels for this position in the game."""
-    plan = level_plan(rng, index)
+def generate_level(rng: random.Random, index: int, plan: LevelPlan | None = None) -> dict[str, Any]:
+    """The best of a few random candidate levels for this position in the game (or for `plan`)."""
+    plan = plan or level_plan(rng, index)
 
     def draw() -> tuple[dict[str, Any], float] | None:
         found = _candidate(rng, plan)
         return None if found is None or found[1] == -math.inf else found
 
-    best = best_candidate(draw, 400, CANDIDATES)
+    best = best_candidate(draw, 400, plan.candidates)
     if best is None:
         raise VariantError(f"lava: no solvable level {index} found for {plan}")
     return best
@@ -282,6 +337,45 @@ def generate(seed: int) -> VariantData:
     moves = draw_moves(rng)
     levels = tuple(generate_level(rng, i) for i in range(rng.choice((5, 6))))
     return as_written(NAME, seed, {"palette": palette, "moves": moves, "levels": levels})
+
+
+def large_level_plan(rng: random.Random, index: int, count: int, longer_than: int = 0) -> LevelPlan:
+    """Level `index` of `count` large ones, from about the standard profile's last board up to 30 x 30.
+
+    Its safe solution takes 0.8-1.4 steps per cell of width plus height and, unless that would ask for
+    more than 1.25, is longer than `longer_than` (the previous level's), so baselines keep rising.
+    """
+    rise = index / (count - 1)
+    side = LARGE_SIDES[0] + rise * (LARGE_SIDES[1] - LARGE_SIDES[0])
+    width, height = (min(LARGE_SIDES[1], round(side + rng.uniform(-1.5, 1.5))) for _ in range(2))
+    area = (width - 2) * (height - 2)
+    sentries = LARGE_SENTRIES[0] + round(rise * (LARGE_SENTRIES[1] - LARGE_SENTRIES[0]))
+    return LevelPlan(
+        width=width,
+        height=height,
+        lava_segments=round(area * (0.24 + 0.1 * rise) / 3),
+        wall_segments=round(area * 0.05 / 3),
+        sentries=sentries,
+        max_run=LARGE_RUN,
+        candidates=LARGE_CANDIDATES,
+        min_steps=max(round(0.8 * (width + height)), min(longer_than + 1, round(1.25 * (width + height)))),
+        max_steps=round(1.4 * (width + height)),
+        far_start=True,
+    )
+
+
+def generate_large(seed: int) -> VariantData:
+    """A large lava variant: 5-6 levels from about the standard profile's last level up to 30 x 30 cells."""
+    rng = rng_for(NAME, seed, "large")
+    palette = draw_palette(rng, "floor", ["wall", "lava", "sentry", "goal", "player"])
+    moves = draw_moves(rng)
+    count = rng.choice((5, 6))
+    levels: list[dict[str, Any]] = []
+    length = 0
+    for index in range(count):
+        levels.append(generate_level(rng, index, large_level_plan(rng, index, count, length)))
+        length = len(shortest_steps(parse_level(levels[-1])) or [])
+    return as_written(NAME, seed, {"palette": palette, "moves": moves, "levels": levels}, "large")
 
 
 def plan(data: VariantData) -> list[list[Action]]:
@@ -297,4 +391,4 @@ def plan(data: VariantData) -> list[list[Action]]:
     return solve_levels(data, solve, "has no safe path to the goal")
 
 
-FAMILY = FamilySpec(name=NAME, generate=generate, plan=plan)
+FAMILY = FamilySpec(name=NAME, generate=generate, plan=plan, generate_large=generate_large)

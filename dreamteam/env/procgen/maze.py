@@ -27,26 +27,57 @@ Cell = tuple[int, int]
 STEPS: tuple[Direction, ...] = ((0, -1), (0, 1), (-1, 0), (1, 0))
 
 
+LARGE_HARDNESS = (1.5, 4.0)
+"""Hardness range of the large profile's levels (standard levels span 0-1)."""
+LARGE_LOOPINESS = 0.4
+"""Extra openings per cell of maze side in a large level (a few loops; many would shorten every path)."""
+LARGE_SIDES = (15, 14)
+"""Most maze cells across and down in a large level: 31 x 29 characters plus the budget bar fit 64 pixels at scale 2."""
+
+
 def generate(seed: int) -> VariantData:
     """A maze variant: 5-7 levels of growing mazes, a palette and a permutation of ACTION1-4."""
     rng = rng_for(NAME, seed)
     palette = draw_palette(rng, "floor", ["wall", "player", "exit", "bar"])
     moves = draw_moves(rng)
     count = rng.choice((5, 6, 7))
-    layouts = sorted((layout(rng, i / (count - 1)) for i in range(count)), key=lambda pair: pair[1])
+    layouts = [layout(rng, i / (count - 1)) for i in range(count)]
+    return VariantData(NAME, seed, {"palette": palette, "moves": moves, "levels": budgeted(rng, layouts)})
+
+
+def generate_large(seed: int) -> VariantData:
+    """A large maze variant: 6 levels from about the standard profile's last maze up to 15 x 14 cells."""
+    rng = rng_for(NAME, seed, "large")
+    palette = draw_palette(rng, "floor", ["wall", "player", "exit", "bar"])
+    moves = draw_moves(rng)
+    low, high = LARGE_HARDNESS
+    layouts = [layout(rng, low + (high - low) * i / 5, LARGE_SIDES, LARGE_LOOPINESS) for i in range(6)]
+    variant = {"palette": palette, "moves": moves, "levels": budgeted(rng, layouts)}
+    return VariantData(NAME, seed, variant, "large")
+
+
+def budgeted(rng: random.Random, layouts: list[tuple[list[str], int]]) -> list[dict[str, object]]:
+    """Levels ordered by shortest path, each with a budget whose slack shrinks from about 8 to 0-1."""
     levels = []
-    for i, (rows, shortest) in enumerate(layouts):
+    count = len(layouts)
+    for i, (rows, shortest) in enumerate(sorted(layouts, key=lambda pair: pair[1])):
         slack = max(0, round(8 * (1 - i / (count - 1)) + rng.uniform(-1, 1)))
         levels.append({"rows": rows, "budget": shortest + slack})
-    return VariantData(NAME, seed, {"palette": palette, "moves": moves, "levels": levels})
+    return levels
 
 
-def layout(rng: random.Random, hardness: float) -> tuple[list[str], int]:
-    """Rows of one maze and its shortest path length; `hardness` in [0, 1] sets size and loops."""
+def layout(
+    rng: random.Random, hardness: float, sides: tuple[int, int] = (10, 10), loopiness: float | None = None
+) -> tuple[list[str], int]:
+    """Rows of one maze and its shortest path length; `hardness` (0-1 standard) sets size and loops.
+
+    `sides` caps the number of cells across and down; `loopiness`, when given, sets the loops instead.
+    """
     area = round(9 + hardness * 40 + rng.uniform(-2, 3))
-    width = rng.randint(max(3, round(area**0.5 * 0.7)), min(10, round(area**0.5 * 1.4)))
-    height = max(3, min(10, round(area / width)))
-    rows = carve(rng, width, height, loops=round(hardness * (width + height) / 2))
+    width = rng.randint(max(3, round(area**0.5 * 0.7)), min(sides[0], round(area**0.5 * 1.4)))
+    height = max(3, min(sides[1], round(area / width)))
+    loops = hardness if loopiness is None else loopiness
+    rows = carve(rng, width, height, loops=round(loops * (width + height) / 2))
     start, goal = far_pair(rows, rng)
     rows = mark(mark(rows, start, "P"), goal, "E")
     return rows, len(shortest_steps(rows, start, goal))
@@ -158,4 +189,4 @@ def plan(data: VariantData) -> list[list[Action]]:
     return solutions
 
 
-FAMILY = FamilySpec(name=NAME, generate=generate, plan=plan)
+FAMILY = FamilySpec(name=NAME, generate=generate, plan=plan, generate_large=generate_large)
