@@ -16,7 +16,8 @@ def lib_copy_grid(grid: Any) -> list[list[int]]:
 
 def lib_cells_of(grid: Any, colour: int) -> list[list[int]]:
     """The [x, y] cells holding `colour`, in reading order."""
-    return [[x, y] for y in range(len(grid)) for x in range(len(grid[y])) if grid[y][x] == colour]
+    # rows without the colour are skipped by `in`, which runs in C: most colours hold few cells
+    return [[x, y] for y, row in enumerate(grid) if colour in row for x, value in enumerate(row) if value == colour]
 
 
 def lib_component(grid: Any, x: int, y: int) -> list[list[int]]:
@@ -186,6 +187,8 @@ def lib_tick(grid: Any, region: Any, source: int, target: int, order: str, count
     cells = []
     for y in range(max(0, region[1]), min(len(grid), region[3] + 1)):
         row = grid[y]
+        if source not in row:
+            continue
         for x in range(max(0, region[0]), min(width, region[2] + 1)):
             if row[x] == source:
                 cells.append((y, x) if by_row else (x, y))

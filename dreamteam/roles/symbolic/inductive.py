@@ -16,6 +16,7 @@ new search.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -48,6 +49,11 @@ DEEP_EVERY = 8
 """Searches between two deep searches (a deep search runs only when the quick one missed every
 level-completing sub-goal, and at most once per (world model, frame))."""
 DEEP_MEMORY = 256
+DEEP_GROWTH = 8
+"""How far the deep search's limits may grow: each deep search cut short by its limits without reaching a
+level-completing sub-goal doubles its nodes, seconds and depth (and the searches waited between two deep
+ones), up to this factor. Large levels (a 15x14-cell maze, many rooms) need more predicted steps than a
+tutorial-sized one; the wait keeps the time spent per step the same on average."""
 LAPSE_LIMITS = SearchLimits(nodes=20_000, depth=120, seconds=2.0)
 """Limits of the search in which collected things come back (`Lapsing`): its states also count the actions
 held, so it expands more of them than the quick search; it runs once per (world model, frame, sub-goal)
@@ -137,6 +143,8 @@ class InductiveAnswerer:
         """`Lapsing` plans by (world model, frame, sub-goal), or None when it found none."""
         """Deep-search results by (world model, frame), found plans or none: never searched twice."""
         self._since_deep = DEEP_EVERY
+        self._deep_scale = 1
+        """The deep search's current growth (1 to DEEP_GROWTH): see DEEP_GROWTH."""
         self._deep_led = False
         self._deep_now: set[str] = set()
         """The sub-goals the deep search of the current search reached (empty when none ran)."""
@@ -242,15 +250,20 @@ class InductiveAnswerer:
         if tried in self._deep_found:
             self._deep_now = set(self._deep_found[tried])
             return {**found, **self._deep_found[tried]}, expanded
-        if self._since_deep < DEEP_EVERY and not self._deep_led:
+        if self._since_deep < DEEP_EVERY * self._deep_scale and not self._deep_led:
             return found, expanded
         self._since_deep = 0
-        depth = self.deep.depth if cap is None else min(self.deep.depth, cap)
-        limits = SearchLimits(self.deep.nodes, depth, self.deep.seconds)
+        scale = self._deep_scale
+        depth = self.deep.depth * scale if cap is None else min(self.deep.depth * scale, cap)
+        limits = SearchLimits(self.deep.nodes * scale, depth, self.deep.seconds * scale)
+        began = time.perf_counter()
         wanted = [g for g in goals if g.priority <= DEEP_GOALS and g.name not in found
                   and (g.priority <= COMPLETING or not g.name.startswith("uniform:"))]
         resets = [{"action": "RESET"}] if isinstance(rollout, LogicalRollout) else []
         deep, more = breadth_first(rollout, start, [*actions, *resets], wanted, limits)
+        cut = more >= limits.nodes or time.perf_counter() - began >= 0.95 * limits.seconds
+        if cut and not any(g.name in deep for g in completing):
+            self._deep_scale = min(DEEP_GROWTH, 2 * scale)
         # the guided search is for moving things (blocks to place): only when the world model moves or
         # pushes colours, and without clicks (their effects make the estimate meaningless)
         moving = bool(getattr(rollout, "movers", ())) and not any(a.get("action") == "ACTION6" for a in actions)
