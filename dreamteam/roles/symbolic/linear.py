@@ -6,8 +6,8 @@ The matrix comes from the team's own rollouts (what one click on each candidate 
 dynamics.py), never from an assumed pattern, and every plan is checked by rolling it out before it is
 returned: if the game is not linear after all, there is no plan, not a wrong one.
 
-numpy has no modular linear algebra, and the systems here have at most a few hundred unknowns, so a
-plain Gauss-Jordan elimination over Z/n is written out below.
+numpy has no modular linear algebra (and SymPy's would be far slower), and the systems here have at most
+a few hundred unknowns, so a Gauss-Jordan elimination over Z/n on numpy rows is written out below.
 """
 
 from __future__ import annotations
@@ -52,31 +52,35 @@ def solve_mod(matrix: Sequence[Sequence[int]], rhs: Sequence[int], n: int) -> li
 
     Pivots must be invertible mod n (always the case for a prime n); for a composite n a column without
     such a pivot is left free, which may miss a solution but never returns a wrong one (the caller checks).
+    Rows are eliminated with whole-array operations: a 13x13 canvas is a 169-unknown system.
     """
     rows, cols = len(matrix), len(matrix[0]) if matrix else 0
-    a = [[int(v) % n for v in row] + [int(r) % n] for row, r in zip(matrix, rhs, strict=True)]
+    if rows == 0:
+        return [0] * cols
+    a = np.concatenate([np.asarray(matrix, dtype=np.int64).reshape(rows, cols) % n,
+                        np.asarray(rhs, dtype=np.int64).reshape(rows, 1) % n], axis=1)
+    units = np.array([gcd(v, n) == 1 for v in range(n)])
     pivots: list[tuple[int, int]] = []
     r = 0
     for c in range(cols):
-        pivot = next((i for i in range(r, rows) if gcd(a[i][c], n) == 1), None)
-        if pivot is None:
+        candidates = np.nonzero(units[a[r:, c]])[0]
+        if len(candidates) == 0:
             continue
-        a[r], a[pivot] = a[pivot], a[r]
-        inverse = pow(a[r][c], -1, n)
-        a[r] = [(v * inverse) % n for v in a[r]]
-        for i in range(rows):
-            if i != r and a[i][c]:
-                factor = a[i][c]
-                a[i] = [(vi - factor * vr) % n for vi, vr in zip(a[i], a[r], strict=True)]
+        pivot = r + int(candidates[0])
+        a[[r, pivot]] = a[[pivot, r]]
+        a[r] = (a[r] * pow(int(a[r, c]), -1, n)) % n
+        factors = a[:, c].copy()
+        factors[r] = 0
+        a = (a - np.outer(factors, a[r])) % n
         pivots.append((r, c))
         r += 1
         if r == rows:
             break
-    if any(all(v == 0 for v in row[:cols]) and row[cols] for row in a):
+    if np.any(~a[:, :cols].any(axis=1) & (a[:, cols] != 0)):
         return None
     x = [0] * cols
     for row, c in pivots:
-        x[c] = a[row][cols]
+        x[c] = int(a[row, cols])
     return x
 
 

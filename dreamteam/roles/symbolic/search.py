@@ -195,10 +195,16 @@ def _plan(links: Sequence[tuple[int, Action | None]], node: int) -> list[Action]
 
 
 def _click_cells(grid: Array) -> list[tuple[int, int]]:
-    """Every cell of a small grid; one cell per object of a large one."""
+    """Every cell of a small grid; every cell off the commonest colour of a larger one when there are few
+    enough of them (a big canvas on a plain background: a cell-by-cell copy needs each cell as an unknown);
+    else one cell per object."""
     rows, cols = grid.shape
     if grid.size <= MAX_CELLS_TO_CLICK:
         return [(x, y) for y in range(rows) for x in range(cols)]
+    colours, counts = np.unique(grid, return_counts=True)
+    ys, xs = np.nonzero(grid != colours[int(np.argmax(counts))])
+    if len(xs) <= MAX_CELLS_TO_CLICK:
+        return [(int(x), int(y)) for y, x in zip(ys.tolist(), xs.tolist(), strict=True)]
     labels, count = label_runs(grid)
     flat = labels.ravel()
     first = np.full(count, flat.size, dtype=np.intp)
@@ -206,7 +212,7 @@ def _click_cells(grid: Array) -> list[tuple[int, int]]:
     return [(int(f % cols), int(f // cols)) for f in first.tolist()]
 
 
-def click_candidates(rollout: Rollout, start: Any, limit: int = 64) -> list[tuple[tuple[int, int], Array]]:
+def click_candidates(rollout: Rollout, start: Any, limit: int = 256) -> list[tuple[tuple[int, int], Array]]:
     """One click per distinct predicted effect: (cell, mask of the cells that click changes)."""
     grid = rollout.grid(start)
     seen: set[Any] = set()

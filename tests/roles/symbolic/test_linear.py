@@ -133,3 +133,22 @@ def test_a_click_that_leaves_its_own_cell_alone_still_gives_the_colour_cycle() -
     plans = dict(uniform_plans(rollout, state, click_candidates(rollout, state)))
     assert 14 in plans
     assert (run(rollout, state, plans[14])[1:-1, 1:-1] == 14).all()
+
+
+def test_a_big_board_on_a_plain_background_gets_one_unknown_per_cell() -> None:
+    # a 13x13 board in a 30x30 grid: too many cells to try every one, but the cells off the background
+    # are few enough, and a cell-by-cell picture needs each of them as an unknown
+    rollout = PatternRollout(13, PLUS)
+    rng = np.random.default_rng(11)
+    frame = np.full((30, 30), 5, dtype=np.int64)
+    frame[:15, :15] = rollout.board(rng)
+    start = rollout.start(frame)
+    clicks = click_candidates(rollout, start)
+    assert sorted(cell for cell, _ in clicks) == [(x, y) for x in range(1, 14) for y in range(1, 14)]
+    pressed = [{"action": "ACTION6", "x": int(x), "y": int(y)} for x, y in rng.integers(1, 14, size=(40, 2))]
+    target = run(rollout, start, pressed)  # reachable by construction
+    want = {(x, y): int(target[y, x]) for y in range(1, 14) for x in range(1, 14)}
+    plan = linear_plan(rollout, start, clicks, want)
+    assert plan is not None
+    final = run(rollout, start, plan)
+    assert all(int(final[y, x]) == c for (x, y), c in want.items())
