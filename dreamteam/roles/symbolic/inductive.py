@@ -240,7 +240,9 @@ class InductiveAnswerer:
         may also reset the level (to the remembered level start): a block stuck in a corner needs it.
 
         Rare by construction: at most once per (world model, frame) and every `DEEP_EVERY` searches, so
-        the per-step cost stays that of the quick search while long puzzles still get solved."""
+        the per-step cost stays that of the quick search while long puzzles still get solved. A search cut
+        short by its limits without a level-completing plan makes the next one bigger (`DEEP_GROWTH`) and
+        may be run again from the same frame."""
         self._since_deep += 1
         self._deep_now = set()
         completing = [g for g in goals if g.priority <= COMPLETING]
@@ -262,8 +264,9 @@ class InductiveAnswerer:
         resets = [{"action": "RESET"}] if isinstance(rollout, LogicalRollout) else []
         deep, more = breadth_first(rollout, start, [*actions, *resets], wanted, limits)
         cut = more >= limits.nodes or time.perf_counter() - began >= 0.95 * limits.seconds
-        if cut and not any(g.name in deep for g in completing):
-            self._deep_scale = min(DEEP_GROWTH, 2 * scale)
+        grow = cut and scale < DEEP_GROWTH and not any(g.name in deep for g in completing)
+        if grow:
+            self._deep_scale = 2 * scale
         # the guided search is for moving things (blocks to place): only when the world model moves or
         # pushes colours, and without clicks (their effects make the estimate meaningless)
         moving = bool(getattr(rollout, "movers", ())) and not any(a.get("action") == "ACTION6" for a in actions)
@@ -277,7 +280,8 @@ class InductiveAnswerer:
                     deep[goal.name] = plan
         if len(self._deep_found) >= DEEP_MEMORY:
             self._deep_found.clear()
-        self._deep_found[tried] = deep
+        if not grow or any(g.name in deep for g in completing):
+            self._deep_found[tried] = deep  # a search cut short may run again, bigger, from this frame
         self._deep_now = set(deep)
         return {**found, **deep}, expanded + more
 

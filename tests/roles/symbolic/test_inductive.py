@@ -234,3 +234,26 @@ def test_together_goal_asks_for_all_movers_on_a_colour_each_touched_alone() -> N
     assert "together:colour8" not in [g.name for g in derive(one_touched, start, floor)]
     after_level_up = Evidence(evidence.movers, (), apart, evidence.pairs, level_up_pairs=frozenset({(9, 8)}))
     assert "together:colour8" not in [g.name for g in derive(after_level_up, start, floor)]
+
+
+@pytest.mark.parametrize("growth", [1, 8])
+def test_a_deep_search_cut_short_grows_until_it_reaches_a_level_completing_goal(
+        growth: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dreamteam.roles.symbolic import build, inductive
+    from dreamteam.roles.symbolic.search import SearchLimits
+
+    monkeypatch.setattr(inductive, "DEEP_EVERY", 0)  # a deep search on every request, to see each one
+    monkeypatch.setattr(inductive, "DEEP_GROWTH", growth)
+    start, transitions = _after_a_level_up()
+    dynamics = learned_dynamics(transitions)
+    # 8 predicted steps miss the goal colour the last level-up entered; 16 reach it
+    model = build("inductive", limits=SearchLimits(nodes=4, seconds=10.0),
+                  deep=SearchLimits(nodes=8, depth=120, seconds=30.0))
+    reached = []
+    for _ in range(4):
+        names = {t["name"] for t in propose(start, transitions, dynamics, MOVES, model=model)["tactics"]}
+        reached.append(any(n == "level_up" or n.startswith("repeat-level-up") for n in names))
+    if growth == 1:  # limits that never grow never get there, and the failure is remembered for the frame
+        assert reached == [False, False, False, False]
+    else:  # the cut-short search is run again from the same frame with twice the steps, and gets there
+        assert reached == [False, True, True, True]
