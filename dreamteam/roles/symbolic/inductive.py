@@ -127,6 +127,11 @@ class _Continuation:
     keys: tuple[Any, ...]
 
 
+def _reaches_any(found: Mapping[str, Any], goals: Sequence[SubGoal]) -> bool:
+    """Whether a search found a plan for any of these sub-goals."""
+    return any(g.name in found for g in goals)
+
+
 def tactic(name: str, goal: str, plan: Sequence[Action], expected: str) -> dict[str, Any]:
     """A tactic in the reply schema's shape."""
     return {"name": name, "sub_goal": goal, "actions": [dict(a) for a in plan], "expected": expected}
@@ -246,7 +251,7 @@ class InductiveAnswerer:
         self._since_deep += 1
         self._deep_now = set()
         completing = [g for g in goals if g.priority <= COMPLETING]
-        if self.deep is None or not completing or any(g.name in found for g in completing):
+        if self.deep is None or not completing or _reaches_any(found, completing):
             return found, expanded
         tried = (source_key, rollout.key(start))
         if tried in self._deep_found:
@@ -264,7 +269,7 @@ class InductiveAnswerer:
         resets = [{"action": "RESET"}] if isinstance(rollout, LogicalRollout) else []
         deep, more = breadth_first(rollout, start, [*actions, *resets], wanted, limits)
         cut = more >= limits.nodes or time.perf_counter() - began >= 0.95 * limits.seconds
-        grow = cut and scale < DEEP_GROWTH and not any(g.name in deep for g in completing)
+        grow = cut and scale < DEEP_GROWTH and not _reaches_any(deep, completing)
         if grow:
             self._deep_scale = 2 * scale
         # the guided search is for moving things (blocks to place): only when the world model moves or
@@ -280,7 +285,7 @@ class InductiveAnswerer:
                     deep[goal.name] = plan
         if len(self._deep_found) >= DEEP_MEMORY:
             self._deep_found.clear()
-        if not grow or any(g.name in deep for g in completing):
+        if not grow or _reaches_any(deep, completing):
             self._deep_found[tried] = deep  # a search cut short may run again, bigger, from this frame
         self._deep_now = set(deep)
         return {**found, **deep}, expanded + more

@@ -56,8 +56,8 @@ class LogicalRollout:
         self.geometry: tuple[int, int, int] = (1, 0, 0)
         self.memo: dict[Hashable, tuple[Any, tuple[str, ...]] | None] = {}
         self.counters = [tuple(int(v) for v in c) for c in namespace.get("dyn_COUNTERS", []) if len(c) == 6]
-        self._blanks: dict[tuple[int, int], bytes] = {}
-        """bytes.translate tables that blank a counter's two colours in a row (by source, target)."""
+        self._blanks = [(c[:4], _blank_table(c[4], c[5])) for c in self.counters]
+        """Each counter's box with the bytes.translate table that blanks its two colours."""
         self.patrols = {int(p["colour"]) for p in namespace.get("dyn_PATROLS", []) if isinstance(p, Mapping)}
         """Patrol colours: with patrols a state is (grid, changes), since a patroller's next cell depends on
         where it came from; without, a state is the grid alone."""
@@ -162,12 +162,7 @@ class LogicalRollout:
         except (TypeError, ValueError):  # a cell outside 0-255: key the grid as it is
             key = state
             return key
-        for x0, y0, x1, y1, source, target in self.counters:
-            blank = self._blanks.get((source, target))
-            if blank is None:
-                table = bytearray(range(256))
-                table[source % 256] = table[target % 256] = 255
-                blank = self._blanks[(source, target)] = bytes(table)
+        for (x0, y0, x1, y1), blank in self._blanks:
             for y in range(max(0, y0), min(len(rows), y1 + 1)):
                 row = rows[y]
                 left, right = max(0, x0), min(len(row), x1 + 1)
@@ -182,6 +177,13 @@ class LogicalRollout:
             return np.frombuffer(b"".join(map(bytes, rows)), dtype=np.int8).reshape(len(rows), -1).copy()
         except (TypeError, ValueError):
             return np.asarray(rows, dtype=np.int8)
+
+
+def _blank_table(source: int, target: int) -> bytes:
+    """A bytes.translate table that turns `source` and `target` into 255 and keeps every other byte."""
+    table = bytearray(range(256))
+    table[source % 256] = table[target % 256] = 255
+    return bytes(table)
 
 
 def _tint_triples(table: Any) -> tuple[tuple[int, int, int], ...]:
