@@ -7,6 +7,7 @@ applies them, so the learner can check its own interpretation against the code i
 from __future__ import annotations
 
 import pprint
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -79,6 +80,15 @@ def literal(value: Any) -> str:
     return pprint.pformat(value, width=110, sort_dicts=False)
 
 
+def _memo_literal(memo: dict[str, Any]) -> str:
+    """The remembered exceptions as a dict literal with each scene on the lines under its key: pprint would
+    align a scene's rows after its key (a whole grid long), thousands of spaces per row on big grids."""
+    if not memo:
+        return "{}"
+    entries = [f"    {key!r}:\n        {textwrap.indent(literal(scene), ' ' * 8).lstrip()}," for key, scene in memo.items()]
+    return "{\n" + "\n".join(entries) + "\n}"
+
+
 def _tables(rules: WorldRules) -> list[str]:
     memo = {key: scene.to_json() for key, scene in rules.memo}
     click_map = dict(rules.click.colour_map) if rules.click is not None else {}
@@ -89,7 +99,7 @@ def _tables(rules: WorldRules) -> list[str]:
         f"dyn_FATAL = {literal(list(rules.fatal))}",
         f"dyn_CLICK_MAP = {literal(click_map)}",
         f"dyn_SCENES = {literal([s.to_json() for s in rules.scenes])}",
-        f"dyn_MEMO = {literal(memo)}",
+        f"dyn_MEMO = {_memo_literal(memo)}",
         f"dyn_COUNTERS = {literal([[*t.region, t.source, t.target] for t in rules.ticks])}",
         f"dyn_MOVER_COLOURS = {literal(rules.mover_colours())}",
         f"dyn_RESTORED = {literal(list(rules.restored))}",

@@ -30,7 +30,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -252,6 +252,35 @@ def gather(transitions: Sequence[Transition], cache: MotionCache | None = None,
     lasts, held = _lasts(transitions, collected_colours, table) if collected_colours else ((), 0)
     return Evidence(movers, moves, frozenset(visited), frozenset(pairs), frozenset(before_up), collected_colours,
                     lasts, held)
+
+
+class Recall:
+    """What movers touched and where they stood, kept per level beyond the transition window: on a large
+    level the window (the last few dozen steps) forgets rooms explored earlier, and the sub-goals "stand
+    where no mover stood" and "enter what no mover entered" would send the team back to them.
+
+    `merge` adds a window's evidence for a level (`level`: any key naming it, e.g. the step of the last
+    level-up) and returns that evidence with every position and (mover, colour) pair recalled for the
+    level. A new level or a new set of movers starts afresh (positions are keyed by the movers' cells)."""
+
+    def __init__(self, limit: int = 50_000) -> None:
+        self.limit = limit
+        self._key: tuple[object, frozenset[int]] | None = None
+        self._visited: set[frozenset[tuple[int, int]]] = set()
+        self._pairs: set[tuple[int, int]] = set()
+
+    def merge(self, evidence: Evidence, level: object) -> Evidence:
+        """`evidence` with the level's recalled positions and pairs added (and remembered)."""
+        key = (level, evidence.movers)
+        if key != self._key:
+            self._key, self._visited, self._pairs = key, set(), set()
+        if len(self._visited) < self.limit:
+            self._visited |= evidence.visited
+        self._pairs |= evidence.pairs
+        if len(self._visited) == len(evidence.visited) and len(self._pairs) == len(evidence.pairs):
+            return evidence
+        return replace(evidence, visited=frozenset(self._visited | evidence.visited),
+                       pairs=frozenset(self._pairs))
 
 
 def _lasts(transitions: Sequence[Transition], colours: Collection[int],

@@ -26,7 +26,7 @@ from dreamteam.roles.symbolic.artifacts import ArtifactCache
 from dreamteam.roles.symbolic.base import list_of, text_of
 from dreamteam.roles.symbolic.evidence import MotionCache, Transition, action_label, transition_key
 from dreamteam.roles.symbolic.frames import Array, DisplayCache, LogicalFrame, logical
-from dreamteam.roles.symbolic.goals import SubGoal, derive, gather, uniform_goals
+from dreamteam.roles.symbolic.goals import Recall, SubGoal, derive, gather, uniform_goals
 from dreamteam.roles.symbolic.linear import uniform_plans
 from dreamteam.roles.symbolic.rollout import Action, LogicalRollout, Rollout, click_action, rollout_for
 from dreamteam.roles.symbolic.search import (
@@ -160,6 +160,7 @@ class InductiveAnswerer:
         self.motions = MotionCache(size=512)
         self.logicals = LogicalCache()
         self.previous: _Continuation | None = None
+        self.recall = Recall()
         self._rollout: tuple[int, Rollout | None] | None = None
 
     def answer(self, request: RoleRequest) -> dict[str, Any]:
@@ -201,6 +202,7 @@ class InductiveAnswerer:
         transitions = self.logicals.decode(raw, [list(rollout.geometry)], self.displays)
         evidence = gather(transitions, self.motions, ignore=frozenset(getattr(rollout, "patrols", ())),
                           known=frozenset(getattr(rollout, "movers", ())))
+        evidence = self.recall.merge(evidence, max((t.step for t in transitions if t.level_up), default=-1))
         grid = rollout.grid(start)
         level_start = getattr(rollout, "level_start", None)
         goals = derive(evidence, grid, level_start(start) if callable(level_start) else None,

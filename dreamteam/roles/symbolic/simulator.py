@@ -34,12 +34,16 @@ from dreamteam.roles.symbolic.codegen import code_part, dynamics_source
 from dreamteam.roles.symbolic.evidence import MotionCache, Transition, decode_transitions, transition_key
 from dreamteam.roles.symbolic.frames import DisplayCache, scale_hints
 from dreamteam.roles.symbolic.learner import learn, scene_of
-from dreamteam.roles.symbolic.model import WorldRules
+from dreamteam.roles.symbolic.model import Scene, WorldRules
 from dreamteam.roles.symbolic.verify import predictor_for, verdicts
 
 MAX_MEMO = 64
 MIN_MEMO_ALLOWANCE = 2
-MAX_MEMO_CELLS = 400_000
+MAX_MEMO_CHARS = 160_000
+"""Bound on the characters the remembered exceptions take in dynamics.py (a key and a scene per exception,
+about 1.1 characters per logical cell): with the scenes and the rules the source must stay well under the
+sandbox's limit on an artifact's size (400,000 characters), or every later patch is rejected at compile
+time and the world model stops learning. On a 64x64 grid this is about 17 exceptions."""
 
 
 def window(context: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -164,12 +168,13 @@ class SimulatorAnswerer:
                   new: list[bool]) -> tuple[WorldRules, str, list[bool]]:
         """Keep transitions the new rules would break as exact exceptions (bounded in count and size)."""
         memo = list(rules.memo)
-        cells = 0
+        chars = sum(_memo_chars(key, scene) for key, scene in memo)
         for t in broken:
-            cells += 2 * t.before.grid.size
-            if len(memo) >= MAX_MEMO or cells > MAX_MEMO_CELLS:
+            key, scene = lib_memo_key(t.before.grid.tolist(), dict(t.action)), scene_of(t.after)
+            chars += _memo_chars(key, scene)
+            if len(memo) >= MAX_MEMO or chars > MAX_MEMO_CHARS:
                 break
-            memo.append((lib_memo_key(t.before.grid.tolist(), dict(t.action)), scene_of(t.after)))
+            memo.append((key, scene))
         extra = [{"name": "memo:exceptions", "evidence": len(memo), "against": 0, "status": "adopted",
                   "description": f"{len(memo)} transitions no rule explains yet, remembered exactly"}]
         rules = replace(rules, memo=tuple(memo))
@@ -179,3 +184,9 @@ class SimulatorAnswerer:
         fixed = iter(rechecked)
         updated = [next(fixed) if id(t) in index else ok for t, ok in zip(transitions, new, strict=True)]
         return rules, source, updated
+
+
+def _memo_chars(key: str, scene: Scene) -> int:
+    """About how many characters one remembered exception takes in dynamics.py (its key, its scene's rows
+    with their quoting and indentation, its residual pixels)."""
+    return len(key) + sum(len(row) + 16 for row in scene.grid) + 12 * len(scene.residual) + 64

@@ -127,3 +127,28 @@ def test_a_dynamics_that_only_remembers_a_new_level_start_counts_as_new_knowledg
     assert new_scene(surface, WorldRules(scenes=(old, Scene((4, 0, 0), ("5555", "5595"), 5))))
     assert new_scene(surface, WorldRules(scenes=(Scene((4, 0, 0), ("5555", "5965"), 5, under=((1, 1, 6),)),)))
     assert new_scene("HYPOTHESES = []\n", WorldRules(scenes=(old,)))
+
+
+def test_recall_keeps_a_level_s_positions_and_touches_beyond_the_window_and_forgets_them_on_a_new_level() -> None:
+    from dreamteam.roles.symbolic.goals import Recall
+
+    def window(cells: list[tuple[int, int]], pairs: set[tuple[int, int]]) -> Evidence:
+        return Evidence(frozenset({PLAYER}), (), frozenset(frozenset({c}) for c in cells), frozenset(pairs))
+
+    start = grid_of(ROOM)
+    recall = Recall()
+    recall.merge(window([(1, 1), (2, 1)], {(PLAYER, BOX)}), level=-1)
+    later = recall.merge(window([(3, 3)], set()), level=-1)
+    assert later.visited == {frozenset({(1, 1)}), frozenset({(2, 1)}), frozenset({(3, 3)})}
+    assert later.pairs == {(PLAYER, BOX)}
+    names = [g.name for g in derive(later, start)]
+    assert f"enter:colour{BOX}" not in names and f"enter:colour{TARGET}" in names
+    frontier = next(g for g in derive(later, start) if g.name == "frontier")
+    moved = np.where(start == PLAYER, FLOOR, start)
+    moved[1, 2] = PLAYER  # the player alone at (2, 1): seen before the window, not new
+    assert not frontier.test(moved, [])
+    moved[1, 2], moved[1, 3] = FLOOR, PLAYER
+    assert frontier.test(moved, [])
+    fresh = recall.merge(window([(3, 3)], set()), level=40)  # a level-up at step 40: a new level
+    assert fresh.visited == {frozenset({(3, 3)})} and fresh.pairs == frozenset()
+    assert f"enter:colour{BOX}" in [g.name for g in derive(fresh, start)]

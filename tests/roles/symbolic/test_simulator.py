@@ -340,3 +340,20 @@ def test_a_colour_entered_in_one_shape_and_stopping_in_another_blocks_by_shape(s
     assert any(f":by{world.door}:shape:" in name for name in names), names
     stops = [t for t in test if t["before"] == t["after"]]
     assert stops and all(held_out_hits(source, stops))
+
+
+def test_remembered_exceptions_on_a_big_grid_keep_dynamics_under_the_sandbox_size_limit() -> None:
+    # 80 transitions of a 60x60 logical grid, every one broken by the new rules: remembering all of them
+    # would make a dynamics.py the sandbox refuses to compile (and the world model would stop learning)
+    from dreamteam.roles.symbolic.learner import learn as learn_rules
+    from dreamteam.roles.symbolic.simulator import SimulatorAnswerer
+    from dreamteam.sandbox.policy import MAX_SOURCE_CHARS
+
+    raw = record(MazeWorld(seed=7, size=60, bar=False, scale=1), random_moves(8), 80)
+    transitions = decode_transitions(raw, [], DisplayCache())
+    simulator = SimulatorAnswerer()
+    rules = learn_rules(transitions, simulator.motions, [])
+    remembered, source, _ = simulator._remember(rules, transitions, transitions, [False] * len(transitions))
+    assert 10 <= len(remembered.memo) < len(transitions)
+    assert len(source) < MAX_SOURCE_CHARS
+    assert compile_restricted(source, "<dynamics>", "exec") is not None
