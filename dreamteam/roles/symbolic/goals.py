@@ -16,6 +16,8 @@
   seen coming back by itself, the goal carries a `Lapse` (how many actions it lasts) for the search.
 - `enter:colourK`: a mover enters colour K that this mover has never entered (touch what has not been
   touched); tracked per mover, so a pushed block still has a goal where only the player has been.
+- `touch:colourK:shape:...`: a mover moves into or against a small object of a class (colour and shape)
+  never touched, of a colour seen stopping a mover (a key or switch drawn in a door's colour).
 - `together:colourK`: every mover stands on colour K at once, where each mover has entered K on its own,
   no level-up on K has been seen and the movers never stood on K all together (before a first level-up:
   goals that need several movers on them at the same time).
@@ -35,6 +37,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import numpy.typing as npt
 
+from dreamteam.perception import label_runs
 from dreamteam.roles.symbolic.evidence import MotionCache, Transition, motions
 from dreamteam.roles.symbolic.frames import Array
 from dreamteam.roles.symbolic.movers import primary_moves
@@ -81,6 +84,18 @@ class Lapse:
         return out
 
 
+ObjectClass = tuple[int, bytes, tuple[int, ...]]
+"""(colour, mask bytes, mask shape) of a 4-connected single-colour object: objects of one class look alike."""
+
+
+def object_class(grid: Array, labels: npt.NDArray[np.int32], x: int, y: int) -> ObjectClass:
+    """The class of the object under cell (x, y) (`labels`: `label_runs` of the grid)."""
+    mask = labels == labels[y, x]
+    ys, xs = np.nonzero(mask)
+    crop = mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    return int(grid[y, x]), crop.tobytes(), crop.shape
+
+
 @dataclass(frozen=True, slots=True)
 class Evidence:
     """What the transitions say about movers: who moves, what they entered, where they stood."""
@@ -100,6 +115,11 @@ class Evidence:
     RESET, no level change, no mover leaving those cells): the fewest actions from taken to back."""
     held: int = 0
     """Actions since the collected colours of `lasts` were last taken, when the last frame still holds them."""
+    touched: frozenset[ObjectClass] = frozenset()
+    """Object classes (colour and shape) a mover moved into, whether it entered them or they stopped it
+    (filled in by `Recall`)."""
+    stoppers: frozenset[int] = frozenset()
+    """Colours seen stopping a mover (filled in by `Recall`)."""
 
     @property
     def entered(self) -> frozenset[int]:
@@ -268,19 +288,55 @@ class Recall:
         self._key: tuple[object, frozenset[int]] | None = None
         self._visited: set[frozenset[tuple[int, int]]] = set()
         self._pairs: set[tuple[int, int]] = set()
+        self._touched: set[ObjectClass] = set()
+        self._stoppers: set[int] = set()
+        self._seen: set[int] = set()
 
-    def merge(self, evidence: Evidence, level: object) -> Evidence:
-        """`evidence` with the level's recalled positions and pairs added (and remembered)."""
+    def merge(self, evidence: Evidence, level: object, transitions: Sequence[Transition] = ()) -> Evidence:
+        """`evidence` with the level's recalled positions, pairs, touched object classes and stopping colours
+        added (and remembered); `transitions`: the window, read for touches once each."""
         key = (level, evidence.movers)
         if key != self._key:
             self._key, self._visited, self._pairs = key, set(), set()
+            self._touched, self._stoppers, self._seen = set(), set(), set()
         if len(self._visited) < self.limit:
             self._visited |= evidence.visited
         self._pairs |= evidence.pairs
-        if len(self._visited) == len(evidence.visited) and len(self._pairs) == len(evidence.pairs):
-            return evidence
-        return replace(evidence, visited=frozenset(self._visited | evidence.visited),
-                       pairs=frozenset(self._pairs))
+        shifts = {(label, colour): (dx, dy) for label, colour, dx, dy in evidence.shifts}
+        for t in transitions:
+            if t.key not in self._seen and t.local:
+                self._seen.add(t.key)
+                self._touch(t, evidence.movers, shifts)
+        return replace(evidence, visited=frozenset(self._visited | evidence.visited), pairs=frozenset(self._pairs),
+                       touched=frozenset(self._touched), stoppers=frozenset(self._stoppers))
+
+    def _touch(self, t: Transition, movers: Collection[int], shifts: Mapping[tuple[str, int], tuple[int, int]]) -> None:
+        """The classes of the objects in front of each mover that has a known move for the action (entered,
+        or stopping it when it stayed put)."""
+        grid = t.before.grid
+        rows, cols = grid.shape
+        table = colour_table(movers)
+        background = _commonest(grid)
+        labels: npt.NDArray[np.int32] | None = None
+        for colour in movers:
+            shift = shifts.get((t.label, colour))
+            own = grid == colour
+            if shift is None or not own.any():
+                continue
+            ys, xs = np.nonzero(own)
+            ty, tx = ys + shift[1], xs + shift[0]
+            inside = (ty >= 0) & (ty < rows) & (tx >= 0) & (tx < cols)
+            front = [(x, y) for x, y in zip(tx[inside].tolist(), ty[inside].tolist(), strict=True)
+                     if not table[grid[y, x]] and int(grid[y, x]) != background]
+            if not front:
+                continue
+            if labels is None:
+                labels, _ = label_runs(grid)
+            stayed = bool(np.array_equal(own, t.after.grid == colour))
+            for x, y in front:
+                self._touched.add(object_class(grid, labels, x, y))
+                if stayed:
+                    self._stoppers.add(int(grid[y, x]))
 
 
 def _lasts(transitions: Sequence[Transition], colours: Collection[int],
@@ -517,10 +573,78 @@ def derive(evidence: Evidence, start: Array, floor: Array | None = None, tints: 
             goals.append(SubGoal(f"enter:colour{colour}",
                                  f"make {_names(who)} enter colour {colour} (never touched by it yet)",
                                  3, _enters(start, colour, who, tints)))
+    goals += _touch_goals(evidence, start, movers_here)
     goals += _together_goals(evidence, start, level, movers_here, present, tints)
     goals.append(SubGoal("frontier", "bring a mover to a position it has never occupied", 4,
                          _new_position(evidence, start)))
     return goals
+
+
+MAX_TOUCH_CELLS = 24
+"""Objects larger than this (walls, floors) get no `touch` sub-goal of their own."""
+MAX_TOUCH_GOALS = 4
+
+
+def _touch_goals(evidence: Evidence, start: Array, movers_here: Collection[int]) -> list[SubGoal]:
+    """`touch:colourK:shape:...` for each class of small object (colour and shape) on the grid whose colour
+    was seen stopping a mover but that no mover ever moved into: a colour that blocks in one shape (a closed
+    door) may be passable, or do something, in another (a key, a switch, an open door). Reached when a mover
+    stands on one of them or the last action moved a mover against one (up to `MAX_TOUCH_GOALS`, the
+    fewest cells first)."""
+    movers = frozenset(movers_here)
+    if not evidence.stoppers - movers or not movers:
+        return []
+    labels, count = label_runs(start)
+    flat = labels.ravel()
+    sizes = np.bincount(flat, minlength=count)
+    firsts = np.full(count, flat.size, dtype=np.intp)
+    np.minimum.at(firsts, flat, np.arange(flat.size))
+    colours = start.ravel()[firsts]
+    classes: dict[ObjectClass, list[int]] = {}
+    for index in np.nonzero((sizes <= MAX_TOUCH_CELLS) & colour_table(evidence.stoppers - movers)[colours])[0]:
+        y, x = divmod(int(firsts[index]), start.shape[1])
+        cls = object_class(start, labels, x, y)
+        if cls not in evidence.touched:
+            classes.setdefault(cls, []).append(int(index))
+    fronts: dict[str, list[tuple[int, int, int]]] = {}
+    for label, colour, dx, dy in evidence.shifts:
+        if colour in movers:
+            fronts.setdefault(f"by:{label}", []).append((colour, dx, dy))
+    goals = []
+    for cls, members in sorted(classes.items(), key=lambda item: (len(item[1]) * int(np.prod(item[0][2])), item[0]))[
+            :MAX_TOUCH_GOALS]:
+        colour, mask, shape = cls
+        bits = np.frombuffer(mask, dtype=bool).reshape(shape)
+        drawn = ",".join("".join("1" if v else "0" for v in row) for row in bits.tolist())
+        goals.append(SubGoal(f"touch:colour{colour}:shape:{drawn}",
+                             f"move {_names(movers)} into or against one of the {len(members)} colour-{colour} "
+                             f"objects shaped {drawn} (that colour stopped a mover elsewhere; this shape was never "
+                             "touched)", 3, _touches(np.isin(labels, members), movers, fronts)))
+    return goals
+
+
+def _touches(cells: npt.NDArray[np.bool_], movers: Collection[int],
+             fronts: Mapping[str, Sequence[tuple[int, int, int]]]) -> Test:
+    """A mover stands on `cells`, or the step's action (`by:ACTIONn`) moved a mover (by its learned shift)
+    against them."""
+    table = colour_table(movers)
+    rows, cols = cells.shape
+
+    def test(grid: Array, events: Sequence[str]) -> bool:
+        if grid.shape != cells.shape:
+            return False
+        if cells[table[grid]].any():
+            return True
+        for event in events:
+            for colour, dx, dy in fronts.get(event, ()):
+                ys, xs = np.nonzero(grid == colour)
+                ty, tx = ys + dy, xs + dx
+                inside = (ty >= 0) & (ty < rows) & (tx >= 0) & (tx < cols)
+                if cells[ty[inside], tx[inside]].any():
+                    return True
+        return False
+
+    return test
 
 
 def _together_goals(evidence: Evidence, start: Array, level: Array, movers_here: Collection[int],

@@ -202,7 +202,8 @@ class InductiveAnswerer:
         transitions = self.logicals.decode(raw, [list(rollout.geometry)], self.displays)
         evidence = gather(transitions, self.motions, ignore=frozenset(getattr(rollout, "patrols", ())),
                           known=frozenset(getattr(rollout, "movers", ())))
-        evidence = self.recall.merge(evidence, max((t.step for t in transitions if t.level_up), default=-1))
+        evidence = self.recall.merge(evidence, max((t.step for t in transitions if t.level_up), default=-1),
+                                      transitions)
         grid = rollout.grid(start)
         level_start = getattr(rollout, "level_start", None)
         goals = derive(evidence, grid, level_start(start) if callable(level_start) else None,

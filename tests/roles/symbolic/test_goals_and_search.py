@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -152,3 +153,51 @@ def test_recall_keeps_a_level_s_positions_and_touches_beyond_the_window_and_forg
     fresh = recall.merge(window([(3, 3)], set()), level=40)  # a level-up at step 40: a new level
     assert fresh.visited == {frozenset({(3, 3)})} and fresh.pairs == frozenset()
     assert f"enter:colour{BOX}" in [g.name for g in derive(fresh, start)]
+
+
+def test_a_small_object_in_the_colour_of_a_door_that_stopped_the_player_gets_a_touch_goal() -> None:
+    # a closed door (2x2, colour D) stopped the player; a key drawn in D as one cell was never touched: the
+    # colour-level model would call it blocking too, so only a goal on its class sends the player to try it
+    from dreamteam.codec import encode_grid
+    from dreamteam.roles.symbolic.evidence import decode_transitions
+    from dreamteam.roles.symbolic.frames import DisplayCache
+    from dreamteam.roles.symbolic.goals import Recall, gather
+
+    door = 13
+    rows = ["3333333333",
+            "3555dd5553",
+            "3555dd5553",
+            "3559555d53",
+            "3555555553",
+            "3333333333"]
+    start = grid_of(rows)
+    moved = start.copy()
+    moved[3, 3], moved[3, 4] = FLOOR, PLAYER
+
+    def raw(before: np.ndarray, after: np.ndarray, action: str, step: int) -> dict[str, Any]:
+        return {"step": step, "action": {"action": action}, "before": encode_grid(np.kron(before, np.ones((4, 4), np.int8))),
+                "after": encode_grid(np.kron(after, np.ones((4, 4), np.int8))), "level_up": False}
+
+    back = start.copy()
+    transitions = decode_transitions([raw(start, moved, "ACTION4", 0), raw(moved, back, "ACTION3", 1),
+                                      raw(back, moved, "ACTION4", 2), raw(moved, moved, "ACTION1", 3)],
+                                     [[4, 0, 0]], DisplayCache())
+    assert len(transitions) == 4
+    plain = gather(transitions)
+    assert PLAYER in plain.movers and ("ACTION1", PLAYER, 0, -1) not in plain.shifts  # never seen moving up
+    shifts = (*plain.shifts, ("ACTION1", PLAYER, 0, -1))
+    evidence = Recall().merge(replace(plain, shifts=shifts), -1, transitions)
+    assert evidence.stoppers == {door}
+    now = transitions[-1].after.grid
+    goals = {g.name: g for g in derive(evidence, now)}
+    touch = [name for name in goals if name.startswith("touch:")]
+    assert touch == [f"touch:colour{door}:shape:1"]
+    test = goals[touch[0]].test
+    at_key = np.where(now == PLAYER, FLOOR, now)
+    at_key[3, 6] = PLAYER  # left of the key (x=7, y=3)
+    assert not test(at_key, [])
+    assert test(at_key, ["by:ACTION4"])  # moving right, into or against the key
+    assert not test(now, ["by:ACTION4"])  # moving right from (4, 3): floor ahead
+    on_key = np.where(now == PLAYER, FLOOR, now)
+    on_key[3, 7] = PLAYER
+    assert test(on_key, [])
