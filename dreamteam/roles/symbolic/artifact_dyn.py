@@ -203,18 +203,30 @@ def lib_tick(grid: Any, region: Any, source: int, target: int, order: str, count
 
 def lib_unhex(rows: Any) -> list[list[int]]:
     """Decode hex-digit rows into a grid."""
-    return [[int(ch, 16) for ch in row] for row in rows]
+    values = {"0": 0, "1": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
+              "a": 10, "b": 11, "c": 12, "d": 13, "e": 14, "f": 15, "A": 10, "B": 11, "C": 12, "D": 13, "E": 14, "F": 15}
+    return [[values[ch] for ch in row] for row in rows]
+
+
+def lib_rows_distance(rows: Any, other: Any) -> int:
+    """How many cells two equal-sized grids of hex-digit rows differ in (rows that are equal cost nothing)."""
+    distance = 0
+    for mine, theirs in zip(rows, other, strict=False):
+        if mine != theirs:
+            distance = distance + sum(1 for p, q in zip(mine, theirs, strict=False) if p != q)
+    return distance
 
 
 def lib_nearest_scene(grid: Any, scenes: Any) -> Any:
     """The remembered scene whose grid differs least from `grid` (same size), else the latest one."""
     best = None
     best_distance = -1
+    rows = lib_hex(grid)
     for scene in scenes:
-        other = lib_unhex(scene["grid"])
-        if len(other) != len(grid) or len(other[0]) != len(grid[0]):
+        other = scene["grid"]
+        if len(other) != len(rows) or not rows or len(other[0]) != len(rows[0]):
             continue
-        distance = sum(1 for y in range(len(grid)) for x in range(len(grid[0])) if grid[y][x] != other[y][x])
+        distance = lib_rows_distance(rows, other)
         if best is None or distance < best_distance:
             best = scene
             best_distance = distance
@@ -241,9 +253,23 @@ def lib_scene_rows(scene: Any, width: int, height: int) -> list[list[int]]:
 
 def lib_memo_key(grid: Any, a: Any) -> str:
     """A lookup key for a remembered exception: the action and the whole logical grid."""
-    digits = "0123456789abcdef"
-    text = "/".join("".join(digits[v] for v in row) for row in grid)
-    return str(a.get("action")) + "@" + str(a.get("x")) + "," + str(a.get("y")) + ":" + text
+    return str(a.get("action")) + "@" + str(a.get("x")) + "," + str(a.get("y")) + ":" + "/".join(lib_hex(grid))
+
+
+def lib_memo_index(memo: Any) -> dict[Any, Any]:
+    """The remembered exceptions by (action part of the key, grid as a tuple of row tuples): looking one up
+    then hashes the grid's rows instead of spelling the grid out in hex digits."""
+    index = {}
+    for key, scene in memo.items():
+        head, text = key.split(":", 1)
+        index[(head, tuple(tuple(row) for row in lib_unhex(text.split("/"))))] = scene
+    return index
+
+
+def lib_memo_lookup(index: Any, grid: Any, a: Any) -> Any:
+    """The remembered exception for this grid and action (`index`: `lib_memo_index`), else None."""
+    head = str(a.get("action")) + "@" + str(a.get("x")) + "," + str(a.get("y"))
+    return index.get((head, tuple(map(tuple, grid))))
 
 
 def lib_try_move(grid: Any, colour: int, dx: int, dy: int, blockers: Any, pushable: Any, vacated: int,
@@ -268,7 +294,8 @@ def lib_try_slide(grid: Any, colour: int, dx: int, dy: int, blockers: Any, pusha
 
 def lib_hex(grid: Any) -> list[str]:
     """Encode a grid as hex-digit rows (the inverse of `lib_unhex`)."""
-    return ["".join("0123456789abcdef"[value] for value in row) for row in grid]
+    digits = "0123456789abcdef"
+    return ["".join([digits[value] for value in row]) for row in grid]
 
 
 def lib_changes(last: Any, grid: Any, limit: int = 64) -> list[list[int]]:

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from dreamteam.roles.symbolic.artifact_dyn import lib_nearest_scene, lib_unhex
+from dreamteam.roles.symbolic.artifact_dyn import lib_hex, lib_nearest_scene, lib_rows_distance, lib_unhex
 
 
 def lib_vacated_cells(before: Any, out: Any, movers: Any) -> list[list[int]]:
     """The [x, y] cells that held a mover colour before the step and hold another colour after it."""
     cells = []
     for y in range(len(before)):
+        if before[y] == out[y]:
+            continue
         for x in range(len(before[y])):
             if before[y][x] in movers and out[y][x] != before[y][x] and out[y][x] not in movers:
                 cells.append([x, y])
@@ -31,12 +33,11 @@ def lib_level_floor(grid: Any, scenes: Any) -> Any:
     scene = lib_nearest_scene(grid, scenes)
     if scene is None:
         return None
+    if len(scene["grid"]) != len(grid) or not grid or len(scene["grid"][0]) != len(grid[0]):
+        return None
+    if 4 * lib_rows_distance(lib_hex(grid), scene["grid"]) > len(grid) * len(grid[0]):
+        return None
     floor = lib_unhex(scene["grid"])
-    if len(floor) != len(grid) or len(floor[0]) != len(grid[0]):
-        return None
-    distance = sum(1 for y in range(len(grid)) for x in range(len(grid[0])) if grid[y][x] != floor[y][x])
-    if 4 * distance > len(grid) * len(grid[0]):
-        return None
     for x, y, colour in scene.get("under", []):
         if 0 <= y < len(floor) and 0 <= x < len(floor[0]):
             floor[y][x] = colour

@@ -16,7 +16,7 @@ from dreamteam.roles.symbolic.model import PatrolRule, TickRule, WorldRules
 
 HELPERS = ("lib_geometry", "lib_downsample", "lib_paint_cells", "lib_display", "lib_rebuild", "lib_copy_grid",
            "lib_try_move", "lib_try_slide", "lib_click", "lib_click_cell", "lib_tick", "lib_nearest_scene", "lib_scene_rows",
-           "lib_memo_key", "lib_restore_covered")
+           "lib_memo_index", "lib_memo_lookup", "lib_restore_covered")
 PATROL_HELPERS = ("lib_hex", "lib_changes", "lib_patrol")
 TINT_HELPERS = ("lib_tint",)
 
@@ -196,7 +196,7 @@ def step_source(rules: WorldRules) -> str:
         '    or {"scene", "events"} when the whole frame is replaced."""',
         '    name = a.get("action")',
         "    if dyn_MEMO:",
-        "        remembered = dyn_MEMO.get(dyn_memo_key(grid, a))",
+        "        remembered = dyn_memo_lookup(dyn_MEMO_INDEX, grid, a)",
         "        if remembered is not None:",
         '            return {"scene": remembered, "events": []}',
         '    if name == "RESET" and dyn_SCENES:',
@@ -240,7 +240,8 @@ def dynamics_source(rules: WorldRules, transitions: int, extra: Sequence[dict[st
     )
     parts = [header, hypotheses_source(rules, extra), "\n".join(_tables(rules)) + "\n",
              step_source(rules), helper_source(HELPERS + (PATROL_HELPERS if rules.patrols else ())
-                                                + (TINT_HELPERS if rules.tints else ()), "dyn_")]
+                                                + (TINT_HELPERS if rules.tints else ()), "dyn_"),
+             "dyn_MEMO_INDEX = dyn_memo_index(dyn_MEMO)\n"]
     return "\n\n".join(p.rstrip("\n") + "\n" for p in parts).rstrip("\n") + "\n" + entry_points(rules)
 
 
