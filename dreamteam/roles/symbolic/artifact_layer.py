@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dreamteam.roles.symbolic.artifact_dyn import lib_hex, lib_nearest_scene, lib_rows_distance, lib_unhex
+from dreamteam.roles.symbolic.artifact_dyn import lib_hex, lib_rows_distance, lib_unhex
 
 
 def lib_vacated_cells(before: Any, out: Any, movers: Any) -> list[list[int]]:
@@ -24,18 +24,34 @@ def lib_vacated_cells(before: Any, out: Any, movers: Any) -> list[list[int]]:
     return cells
 
 
-def lib_level_floor(grid: Any, scenes: Any) -> Any:
-    """The logical grid of the remembered level start closest to `grid`, or None when none is close.
+def lib_level_scene(grid: Any, scenes: Any) -> Any:
+    """The remembered level start closest to `grid` (first on ties), or None when none is close: close means
+    the same size and at most a quarter of the cells different (movers elsewhere, a few things changed)."""
+    if not grid:
+        return None
+    rows = lib_hex(grid)
+    best = None
+    best_distance = -1
+    for scene in scenes:
+        other = scene["grid"]
+        if len(other) != len(rows) or not other or len(other[0]) != len(rows[0]):
+            continue
+        distance = lib_rows_distance(rows, other)
+        if best is None or distance < best_distance:
+            best = scene
+            best_distance = distance
+    if best is None or 4 * best_distance > len(grid) * len(grid[0]):
+        return None
+    return best
 
-    Close means at most a quarter of the cells differ (movers elsewhere, a few things changed since). Cells
-    a mover covered at the level start show what was seen under them (the scene's "under"), when known.
+
+def lib_level_floor(grid: Any, scenes: Any) -> Any:
+    """The logical grid of the remembered level start closest to `grid` (`lib_level_scene`), or None.
+
+    Cells a mover covered at the level start show what was seen under them (the scene's "under"), when known.
     """
-    scene = lib_nearest_scene(grid, scenes)
+    scene = lib_level_scene(grid, scenes)
     if scene is None:
-        return None
-    if len(scene["grid"]) != len(grid) or not grid or len(scene["grid"][0]) != len(grid[0]):
-        return None
-    if 4 * lib_rows_distance(lib_hex(grid), scene["grid"]) > len(grid) * len(grid[0]):
         return None
     floor = lib_unhex(scene["grid"])
     for x, y, colour in scene.get("under", []):
@@ -45,16 +61,23 @@ def lib_level_floor(grid: Any, scenes: Any) -> Any:
 
 
 def lib_restore_covered(before: Any, out: Any, scenes: Any, movers: Any, restored: Any) -> int:
-    """Cells a mover left whose level start showed a `restored` colour show it again; how many changed."""
+    """Cells a mover left whose level start showed a `restored` colour show it again; how many changed.
+    (The level start is read only at those cells, as `lib_level_floor` would give them.)"""
     cells = lib_vacated_cells(before, out, movers)
     if not cells:
         return 0
-    floor = lib_level_floor(before, scenes)
-    if floor is None:
+    scene = lib_level_scene(before, scenes)
+    if scene is None:
         return 0
+    seen_under = {}
+    for x, y, colour in scene.get("under", []):
+        seen_under[(x, y)] = colour
+    rows = scene["grid"]
     changed = 0
     for x, y in cells:
-        under = floor[y][x]
+        under = seen_under.get((x, y))
+        if under is None:
+            under = int(rows[y][x], 16)
         if under in restored and out[y][x] != under:
             out[y][x] = under
             changed = changed + 1

@@ -107,10 +107,10 @@ class LogicalRollout:
     def _step(self, state: Any, action: Action) -> tuple[Any, tuple[str, ...]] | None:
         grid = self._grid_of(state)
         h = {"changes": [list(c) for c in state[1]]} if self.patrols else {}
-        result = self.ns["dyn_step"]([list(row) for row in grid], h, dict(action), list(self.geometry))
+        result = self.ns["dyn_step"](list(map(list, grid)), h, dict(action), list(self.geometry))
         if "grid" not in result:
             return self._reset(grid, result) if action.get("action") == "RESET" else None
-        following = tuple(tuple(row) for row in result["grid"])
+        following = tuple(map(tuple, result["grid"]))
         events = tuple(str(e) for e in result.get("events", []))
         if not self.patrols:
             return following, events
