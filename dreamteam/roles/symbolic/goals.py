@@ -18,6 +18,8 @@
   touched); tracked per mover, so a pushed block still has a goal where only the player has been.
 - `touch:colourK:shape:...`: a mover moves into or against a small object of a class (colour and shape)
   never touched, of a colour seen stopping a mover (a key or switch drawn in a door's colour).
+- `holding:colourX:colourK` (before any level-up): take X (a small colour a mover entered) off the level,
+  then run into K (a small colour that stopped a mover, never while X was taken): a door for carriers.
 - `together:colourK`: every mover stands on colour K at once, where each mover has entered K on its own,
   no level-up on K has been seen and the movers never stood on K all together (before a first level-up:
   goals that need several movers on them at the same time).
@@ -120,6 +122,11 @@ class Evidence:
     (filled in by `Recall`)."""
     stoppers: frozenset[int] = frozenset()
     """Colours seen stopping a mover (filled in by `Recall`)."""
+    slides: frozenset[tuple[str, int]] = frozenset()
+    """(action, mover colour) pairs seen moving by several lengths in one direction: it slides until stopped."""
+    tried_holding: frozenset[tuple[int, int]] = frozenset()
+    """(stopper colour K, colour X) pairs: a mover ran into K while X was gone from all its level-start cells
+    (filled in by `Recall`, given the level start)."""
 
     @property
     def entered(self) -> frozenset[int]:
@@ -271,7 +278,7 @@ def gather(transitions: Sequence[Transition], cache: MotionCache | None = None,
     collected_colours = frozenset((collected or set()) - {c for _, c in before_up})
     lasts, held = _lasts(transitions, collected_colours, table) if collected_colours else ((), 0)
     return Evidence(movers, moves, frozenset(visited), frozenset(pairs), frozenset(before_up), collected_colours,
-                    lasts, held)
+                    lasts, held, slides=frozenset(k for k in sliders if k[1] in movers))
 
 
 class Recall:
@@ -290,15 +297,18 @@ class Recall:
         self._pairs: set[tuple[int, int]] = set()
         self._touched: set[ObjectClass] = set()
         self._stoppers: set[int] = set()
+        self._tried: set[tuple[int, int]] = set()
         self._seen: set[int] = set()
 
-    def merge(self, evidence: Evidence, level: object, transitions: Sequence[Transition] = ()) -> Evidence:
+    def merge(self, evidence: Evidence, level: object, transitions: Sequence[Transition] = (),
+              start: Array | None = None) -> Evidence:
         """`evidence` with the level's recalled positions, pairs, touched object classes and stopping colours
-        added (and remembered); `transitions`: the window, read for touches once each."""
+        added (and remembered); `transitions`: the window, read for touches once each; `start`: the level
+        start, when known (for what was held when a mover ran into something)."""
         key = (level, evidence.movers)
         if key != self._key:
             self._key, self._visited, self._pairs = key, set(), set()
-            self._touched, self._stoppers, self._seen = set(), set(), set()
+            self._touched, self._stoppers, self._tried, self._seen = set(), set(), set(), set()
         if len(self._visited) < self.limit:
             self._visited |= evidence.visited
         self._pairs |= evidence.pairs
@@ -306,13 +316,16 @@ class Recall:
         for t in transitions:
             if t.key not in self._seen and t.local:
                 self._seen.add(t.key)
-                self._touch(t, evidence.movers, shifts)
+                self._touch(t, evidence.movers, shifts, evidence.slides, start)
         return replace(evidence, visited=frozenset(self._visited | evidence.visited), pairs=frozenset(self._pairs),
-                       touched=frozenset(self._touched), stoppers=frozenset(self._stoppers))
+                       touched=frozenset(self._touched), stoppers=frozenset(self._stoppers),
+                       tried_holding=frozenset(self._tried))
 
-    def _touch(self, t: Transition, movers: Collection[int], shifts: Mapping[tuple[str, int], tuple[int, int]]) -> None:
+    def _touch(self, t: Transition, movers: Collection[int], shifts: Mapping[tuple[str, int], tuple[int, int]],
+               slides: Collection[tuple[str, int]], start: Array | None) -> None:
         """The classes of the objects in front of each mover that has a known move for the action (entered,
-        or stopping it when it stayed put)."""
+        or stopping it when it stayed put); a sliding mover stopped where it ended, against what lies one
+        step further."""
         grid = t.before.grid
         rows, cols = grid.shape
         table = colour_table(movers)
@@ -323,20 +336,26 @@ class Recall:
             own = grid == colour
             if shift is None or not own.any():
                 continue
+            stayed = bool(np.array_equal(own, t.after.grid == colour))
+            if (t.label, colour) in slides:
+                unit = _unit(shift)
+                own, shift, stayed = t.after.grid == colour, unit, True
             ys, xs = np.nonzero(own)
             ty, tx = ys + shift[1], xs + shift[0]
             inside = (ty >= 0) & (ty < rows) & (tx >= 0) & (tx < cols)
             front = [(x, y) for x, y in zip(tx[inside].tolist(), ty[inside].tolist(), strict=True)
-                     if not table[grid[y, x]] and int(grid[y, x]) != background]
+                     if not own[y, x] and not table[grid[y, x]] and int(grid[y, x]) != background]
             if not front:
                 continue
             if labels is None:
                 labels, _ = label_runs(grid)
-            stayed = bool(np.array_equal(own, t.after.grid == colour))
             for x, y in front:
                 self._touched.add(object_class(grid, labels, x, y))
                 if stayed:
                     self._stoppers.add(int(grid[y, x]))
+            if stayed and start is not None and start.shape == grid.shape:
+                held = _collected(start, grid, movers)
+                self._tried |= {(int(grid[y, x]), h) for x, y in front for h in held}
 
 
 def _lasts(transitions: Sequence[Transition], colours: Collection[int],
@@ -574,6 +593,8 @@ def derive(evidence: Evidence, start: Array, floor: Array | None = None, tints: 
                                  f"make {_names(who)} enter colour {colour} (never touched by it yet)",
                                  3, _enters(start, colour, who, tints)))
     goals += _touch_goals(evidence, start, movers_here)
+    if not evidence.level_up_pairs:
+        goals += _holding_goals(evidence, start, level, movers_here, tints)
     goals += _together_goals(evidence, start, level, movers_here, present, tints)
     goals.append(SubGoal("frontier", "bring a mover to a position it has never occupied", 4,
                          _new_position(evidence, start)))
@@ -621,6 +642,36 @@ def _touch_goals(evidence: Evidence, start: Array, movers_here: Collection[int])
                              f"objects shaped {drawn} (that colour stopped a mover elsewhere; this shape was never "
                              "touched)", 3, _touches(np.isin(labels, members), movers, fronts)))
     return goals
+
+
+def _holding_goals(evidence: Evidence, start: Array, level: Array, movers_here: Collection[int],
+                   tints: Sequence[Tint]) -> list[SubGoal]:
+    """Before any level-up: `holding:colourX:colourK` for each small colour K (at most `MAX_TOUCH_CELLS`
+    cells) seen stopping a mover and each small colour X a mover has entered that is still on the level
+    (or held now), where no mover ever ran into K while X was gone from all its level-start cells: take X,
+    then move into or against K. A door may open only to a mover that carries something; nothing on the
+    grid says so before the first level-up, and a walk that explores rarely takes the two steps in order."""
+    movers = frozenset(movers_here)
+    if not movers or not evidence.stoppers:
+        return []
+    counts = np.bincount(start.ravel().astype(np.intp) & 15, minlength=16)
+    at_start = np.bincount(level.ravel().astype(np.intp) & 15, minlength=16)
+    background = _commonest(start)
+    small = {c for c in range(16) if 0 < counts[c] <= MAX_TOUCH_CELLS} - movers - {background}
+    stoppers = sorted(small & evidence.stoppers)
+    takeable = sorted(c for c in evidence.entered - movers - {background}
+                      if 0 < at_start[c] <= MAX_TOUCH_CELLS and c not in evidence.stoppers)
+    directions = _directions(evidence, movers)
+    goals = []
+    for stopper in stoppers:
+        for taken in takeable:
+            if taken == stopper or (stopper, taken) in evidence.tried_holding:
+                continue
+            goals.append(SubGoal(f"holding:colour{taken}:colour{stopper}",
+                                 f"take colour {taken} off the level, then move {_names(movers)} into or against "
+                                 f"colour {stopper} (it stopped a mover, never while colour {taken} was taken)", 3,
+                                 _collect_then_touch(start, level, {taken}, stopper, movers, directions, tints)))
+    return goals[:MAX_TOUCH_GOALS]
 
 
 def _touches(cells: npt.NDArray[np.bool_], movers: Collection[int],

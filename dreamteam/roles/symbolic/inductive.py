@@ -202,12 +202,12 @@ class InductiveAnswerer:
         transitions = self.logicals.decode(raw, [list(rollout.geometry)], self.displays)
         evidence = gather(transitions, self.motions, ignore=frozenset(getattr(rollout, "patrols", ())),
                           known=frozenset(getattr(rollout, "movers", ())))
-        evidence = self.recall.merge(evidence, max((t.step for t in transitions if t.level_up), default=-1),
-                                      transitions)
         grid = rollout.grid(start)
         level_start = getattr(rollout, "level_start", None)
-        goals = derive(evidence, grid, level_start(start) if callable(level_start) else None,
-                       tuple(getattr(rollout, "tints", ())))
+        floor = level_start(start) if callable(level_start) else None
+        evidence = self.recall.merge(evidence, max((t.step for t in transitions if t.level_up), default=-1),
+                                      transitions, floor)
+        goals = derive(evidence, grid, floor, tuple(getattr(rollout, "tints", ())))
         actions: list[Action] = [{"action": name} for name in simple_actions(available)]
         clicks = click_candidates(rollout, start) if clicks_available(available) else []
         actions += [click_action(rollout, *cell) for cell, _ in clicks[:MAX_CLICKS_IN_SEARCH]]
