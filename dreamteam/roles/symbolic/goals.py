@@ -608,7 +608,8 @@ MAX_TOUCH_GOALS = 4
 
 def _touch_goals(evidence: Evidence, start: Array, movers_here: Collection[int]) -> list[SubGoal]:
     """`touch:colourK:shape:...` for each class of small object (colour and shape) on the grid whose colour
-    was seen stopping a mover but that no mover ever moved into: a colour that blocks in one shape (a closed
+    was seen stopping a mover but that no mover ever moved into, leaving out colours that also form a bigger
+    structure (walls): a colour that blocks in one shape (a closed
     door) may be passable, or do something, in another (a key, a switch, an open door). Reached when a mover
     stands on one of them or the last action moved a mover against one (up to `MAX_TOUCH_GOALS`, the
     fewest cells first)."""
@@ -621,8 +622,9 @@ def _touch_goals(evidence: Evidence, start: Array, movers_here: Collection[int])
     firsts = np.full(count, flat.size, dtype=np.intp)
     np.minimum.at(firsts, flat, np.arange(flat.size))
     colours = start.ravel()[firsts]
+    walls = {int(c) for c in colours[sizes > MAX_TOUCH_CELLS]}  # colours drawn as structures, not objects
     classes: dict[ObjectClass, list[int]] = {}
-    for index in np.nonzero((sizes <= MAX_TOUCH_CELLS) & colour_table(evidence.stoppers - movers)[colours])[0]:
+    for index in np.nonzero(colour_table(evidence.stoppers - movers - walls)[colours])[0]:
         y, x = divmod(int(firsts[index]), start.shape[1])
         cls = object_class(start, labels, x, y)
         if cls not in evidence.touched:
@@ -630,7 +632,8 @@ def _touch_goals(evidence: Evidence, start: Array, movers_here: Collection[int])
     fronts: dict[str, list[tuple[int, int, int]]] = {}
     for label, colour, dx, dy in evidence.shifts:
         if colour in movers:
-            fronts.setdefault(f"by:{label}", []).append((colour, dx, dy))
+            step = _unit((dx, dy)) if (label, colour) in evidence.slides else (dx, dy)  # a slide stops one short
+            fronts.setdefault(f"by:{label}", []).append((colour, *step))
     goals = []
     for cls, members in sorted(classes.items(), key=lambda item: (len(item[1]) * int(np.prod(item[0][2])), item[0]))[
             :MAX_TOUCH_GOALS]:

@@ -201,6 +201,10 @@ def test_a_small_object_in_the_colour_of_a_door_that_stopped_the_player_gets_a_t
     on_key = np.where(now == PLAYER, FLOOR, now)
     on_key[3, 7] = PLAYER
     assert test(on_key, [])
+    pillar = now.copy()
+    pillar[2, 7] = WALL  # a one-cell piece of wall: its colour also draws the border, so it is no object
+    walls = replace(evidence, stoppers=evidence.stoppers | {WALL})
+    assert [g.name for g in derive(walls, pillar) if g.name.startswith("touch:")] == touch
 
 
 def test_before_any_level_up_a_stopper_gets_a_goal_to_run_into_it_while_holding_what_a_mover_took() -> None:
