@@ -305,13 +305,15 @@ def lib_changes(last: Any, grid: Any, limit: int = 64) -> list[list[int]]:
     if not isinstance(last, list) or len(last) != len(grid) or not grid or len(last[0]) != len(grid[0]):
         return []
     out = []
+    rows = lib_hex(grid)
     for y in range(len(grid)):
+        if rows[y] == last[y]:
+            continue
         row = grid[y]
         before = lib_unhex([last[y]])[0]
-        if before != row:
-            for x in range(len(row)):
-                if before[x] != row[x]:
-                    out.append([x, y, before[x]])
+        for x in range(len(row)):
+            if before[x] != row[x]:
+                out.append([x, y, before[x]])
     return out if len(out) <= limit else []
 
 

@@ -10,12 +10,12 @@ Two adapters over the artifacts the inductive explorer receives as source text (
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, Protocol
 
 import numpy as np
 
-from dreamteam.roles.symbolic.artifact_dyn import lib_changes, lib_hex, lib_unhex
+from dreamteam.roles.symbolic.artifact_dyn import lib_changes, lib_unhex
 from dreamteam.roles.symbolic.artifacts import ArtifactCache, ArtifactLoadError
 from dreamteam.roles.symbolic.frames import Array
 
@@ -114,7 +114,7 @@ class LogicalRollout:
         events = tuple(str(e) for e in result.get("events", []))
         if not self.patrols:
             return following, events
-        changes = lib_changes(lib_hex(grid), [list(row) for row in following])
+        changes = _changes(grid, following)
         return (following, self._moved(changes)), events
 
     def _reset(self, grid: Any, result: Mapping[str, Any]) -> tuple[Any, tuple[str, ...]] | None:
@@ -248,3 +248,16 @@ def click_action(rollout: Rollout, cx: int, cy: int) -> Action:
     """A click on the centre of logical cell (cx, cy)."""
     scale, ox, oy = rollout.geometry
     return {"action": "ACTION6", "x": min(63, ox + cx * scale + scale // 2), "y": min(63, oy + cy * scale + scale // 2)}
+
+
+def _changes(before: Sequence[Sequence[int]], after: Sequence[Sequence[int]], limit: int = 64) -> list[list[int]]:
+    """`lib_changes(lib_hex(before), after)` on two grids of rows, without the round trip through hex digits
+    (unchanged rows compare as tuples): [[x, y, colour before]] per changed cell, [] when the sizes differ or
+    more than `limit` cells changed."""
+    if len(before) != len(after) or not after or len(before[0]) != len(after[0]):
+        return []
+    out = []
+    for y, (old, new) in enumerate(zip(before, after, strict=True)):
+        if old != new:
+            out += [[x, y, int(a)] for x, (a, b) in enumerate(zip(old, new, strict=True)) if a != b]
+    return out if len(out) <= limit else []

@@ -5,6 +5,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from dreamteam.roles.symbolic.artifact_dyn import lib_inside, lib_tick
 from dreamteam.roles.symbolic.artifacts import ArtifactCache
 from dreamteam.roles.symbolic.evidence import decode_transitions
@@ -75,3 +78,19 @@ def test_remembered_rollout_steps_equal_fresh_ones() -> None:
         assert "mutated by the caller" not in (rollout.step(state, action) or ((), []))[1]
     assert len(rollout.memo) == 4
 
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 12), st.integers(1, 12), st.data())
+def test_rollout_changes_equal_the_dynamics_helper_on_hex_rows(height: int, width: int, data: st.DataObject) -> None:
+    from dreamteam.roles.symbolic.artifact_dyn import lib_changes, lib_hex
+    from dreamteam.roles.symbolic.rollout import _changes
+
+    cells = st.lists(st.integers(0, 15), min_size=width, max_size=width)
+    before = data.draw(st.lists(cells, min_size=height, max_size=height))
+    after = [list(row) for row in before]
+    for _ in range(data.draw(st.integers(0, 80))):
+        y, x = data.draw(st.integers(0, height - 1)), data.draw(st.integers(0, width - 1))
+        after[y][x] = data.draw(st.integers(0, 15))
+    rows = tuple(map(tuple, before)), tuple(map(tuple, after))
+    assert _changes(*rows) == lib_changes(lib_hex(before), after)
