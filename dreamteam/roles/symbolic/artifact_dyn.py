@@ -217,19 +217,26 @@ def lib_rows_distance(rows: Any, other: Any) -> int:
     return distance
 
 
-def lib_nearest_scene(grid: Any, scenes: Any) -> Any:
-    """The remembered scene whose grid differs least from `grid` (same size), else the latest one."""
+def lib_closest_scene(grid: Any, scenes: Any) -> list[Any]:
+    """[scene, cells different] for the remembered scene of `grid`'s size whose grid differs least from it
+    (first on ties), or [None, -1] when none has that size."""
     best = None
     best_distance = -1
     rows = lib_hex(grid)
     for scene in scenes:
         other = scene["grid"]
-        if len(other) != len(rows) or not rows or len(other[0]) != len(rows[0]):
+        if len(other) != len(rows) or not rows or not other or len(other[0]) != len(rows[0]):
             continue
         distance = lib_rows_distance(rows, other)
         if best is None or distance < best_distance:
             best = scene
             best_distance = distance
+    return [best, best_distance]
+
+
+def lib_nearest_scene(grid: Any, scenes: Any) -> Any:
+    """The remembered scene whose grid differs least from `grid` (same size), else the latest one."""
+    best = lib_closest_scene(grid, scenes)[0]
     if best is None and scenes:
         best = scenes[len(scenes) - 1]
     return best

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dreamteam.roles.symbolic.artifact_dyn import lib_hex, lib_rows_distance, lib_unhex
+from dreamteam.roles.symbolic.artifact_dyn import lib_closest_scene, lib_unhex
 
 
 def lib_vacated_cells(before: Any, out: Any, movers: Any) -> list[list[int]]:
@@ -29,18 +29,8 @@ def lib_level_scene(grid: Any, scenes: Any) -> Any:
     the same size and at most a quarter of the cells different (movers elsewhere, a few things changed)."""
     if not grid:
         return None
-    rows = lib_hex(grid)
-    best = None
-    best_distance = -1
-    for scene in scenes:
-        other = scene["grid"]
-        if len(other) != len(rows) or not other or len(other[0]) != len(rows[0]):
-            continue
-        distance = lib_rows_distance(rows, other)
-        if best is None or distance < best_distance:
-            best = scene
-            best_distance = distance
-    if best is None or 4 * best_distance > len(grid) * len(grid[0]):
+    best, distance = lib_closest_scene(grid, scenes)
+    if best is None or 4 * distance > len(grid) * len(grid[0]):
         return None
     return best
 
