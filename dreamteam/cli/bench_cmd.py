@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
@@ -47,6 +49,22 @@ def select_games(catalog: Catalog, wanted: str) -> list[str]:
             catalog.resolve(w)  # raises UnknownGameError with close matches
         picked += [m for m in matches if m not in picked]
     return picked
+
+
+PARENT_CHECK_S = 1.0
+
+
+def exit_with_parent(parent: int) -> None:
+    """Worker initializer: end this worker once the bench process that started it is gone. A bench killed
+    from outside (SIGTERM, SIGKILL) cannot shut its pool down, and its workers would otherwise play on for
+    as long as their games last, taking the cores from whatever runs next."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_S)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 def play_one(dirs: list[str], game_id: str, agent_name: str, budget: int, seed: int,
@@ -110,7 +128,8 @@ def _run_all(catalog: Catalog, dirs: list[str], games: list[str], agent: str, bu
                 progress.update(task, description=f"bench {agent} · {g}")
                 done(g, play_one(dirs, g, agent, budget, seed, arena, card))
         else:
-            with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+            with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
+                                     initializer=exit_with_parent, initargs=(os.getpid(),)) as pool:
                 futures = {pool.submit(play_one, dirs, g, agent, budget, seed): g for g in games}
                 for fut in as_completed(futures):
                     done(futures[fut], fut.result())

@@ -104,3 +104,40 @@ def test_online_needs_an_api_key(monkeypatch: pytest.MonkeyPatch, capsys: pytest
     monkeypatch.delenv("ARC_API_KEY", raising=False)
     assert main(["play", "maze", "--agent", "random", "--online"]) == 2
     assert "ARC_API_KEY" in capsys.readouterr().err
+
+
+def test_a_bench_worker_ends_when_the_bench_process_is_killed(tmp_path: Path) -> None:
+    # the bench's workers are started with `exit_with_parent`; kill their parent with SIGKILL (no cleanup
+    # possible) and the worker must end by itself instead of playing on as an orphan
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    worker = ("import os, time; from dreamteam.cli.bench_cmd import exit_with_parent; "
+              "exit_with_parent(os.getppid()); print(os.getpid(), flush=True); time.sleep(60)")
+    parent = ("import subprocess, sys, time; "
+              f"p = subprocess.Popen([sys.executable, '-c', {worker!r}], stdout=sys.stdout); time.sleep(60)")
+    bench = subprocess.Popen([sys.executable, "-c", parent], stdout=subprocess.PIPE, text=True)
+    try:
+        assert bench.stdout is not None
+        pid = int(bench.stdout.readline())
+        assert _running(pid)
+        os.kill(bench.pid, signal.SIGKILL)
+        bench.wait(10)
+        deadline = time.monotonic() + 10
+        while _running(pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _running(pid)
+    finally:
+        bench.kill()
+
+
+def _running(pid: int) -> bool:
+    """Whether a process exists and is not a zombie."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state != "Z"
