@@ -294,6 +294,8 @@ class Recall:
         self.limit = limit
         self._key: tuple[object, frozenset[int]] | None = None
         self._visited: set[frozenset[tuple[int, int]]] = set()
+        self._frozen: frozenset[frozenset[tuple[int, int]]] = frozenset()
+        """`_visited` as handed out, rebuilt only when it grows (it can hold thousands of positions)."""
         self._pairs: set[tuple[int, int]] = set()
         self._touched: set[ObjectClass] = set()
         self._stoppers: set[int] = set()
@@ -307,17 +309,19 @@ class Recall:
         start, when known (for what was held when a mover ran into something)."""
         key = (level, evidence.movers)
         if key != self._key:
-            self._key, self._visited, self._pairs = key, set(), set()
+            self._key, self._visited, self._frozen, self._pairs = key, set(), frozenset(), set()
             self._touched, self._stoppers, self._tried, self._seen = set(), set(), set(), set()
-        if len(self._visited) < self.limit:
-            self._visited |= evidence.visited
+        fresh = evidence.visited - self._visited
+        if fresh and len(self._visited) < self.limit:
+            self._visited |= fresh
+            self._frozen, fresh = frozenset(self._visited), frozenset()
         self._pairs |= evidence.pairs
         shifts = {(label, colour): (dx, dy) for label, colour, dx, dy in evidence.shifts}
         for t in transitions:
             if t.key not in self._seen and t.local:
                 self._seen.add(t.key)
                 self._touch(t, evidence.movers, shifts, evidence.slides, start)
-        return replace(evidence, visited=frozenset(self._visited | evidence.visited), pairs=frozenset(self._pairs),
+        return replace(evidence, visited=self._frozen | fresh if fresh else self._frozen, pairs=frozenset(self._pairs),
                        touched=frozenset(self._touched), stoppers=frozenset(self._stoppers),
                        tried_holding=frozenset(self._tried))
 

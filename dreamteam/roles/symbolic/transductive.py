@@ -24,6 +24,7 @@ from dreamteam.protocols import RoleRequest
 from dreamteam.roles.symbolic.base import list_of
 from dreamteam.roles.symbolic.evidence import MotionCache, Transition
 from dreamteam.roles.symbolic.frames import DisplayCache, LogicalFrame, scale_hints
+from dreamteam.roles.symbolic.goals import object_class as grid_object_class
 from dreamteam.roles.symbolic.inductive import LogicalCache, clicks_available, simple_actions
 
 MAX_PROBES = 12
@@ -39,10 +40,7 @@ def object_class(frame: LogicalFrame, cx: int, cy: int, labels: Any = None) -> t
     """(colour, shape bytes, shape size) of the object under a logical cell (`labels`: the frame's runs)."""
     if labels is None:
         labels, _ = label_runs(frame.grid)
-    mask = labels == labels[cy, cx]
-    ys, xs = np.nonzero(mask)
-    crop = mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
-    return int(frame.grid[cy, cx]), crop.tobytes(), crop.shape
+    return grid_object_class(frame.grid, labels, cx, cy)
 
 
 def click_probes(frame: LogicalFrame, transitions: Sequence[Transition]) -> list[dict[str, Any]]:
