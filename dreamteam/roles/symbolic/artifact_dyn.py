@@ -290,12 +290,23 @@ def lib_try_move(grid: Any, colour: int, dx: int, dy: int, blockers: Any, pushab
 
 
 def lib_try_slide(grid: Any, colour: int, dx: int, dy: int, blockers: Any, pushable: Any, vacated: int,
-                  entered: Any, single: bool = False, shaped: Any = None) -> bool:
-    """Step `colour` by (dx, dy) until it is blocked (at most one grid side); True when it moved at all."""
+                  entered: Any, single: bool = False, shaped: Any = None, passing: Any = None) -> bool:
+    """Step `colour` by (dx, dy) until it is blocked (at most one grid side); True when it moved at all.
+
+    With a `passing` list, each [colour, entered colour] met on the way (other than `vacated`, the floor it
+    leaves) is noted there: a slide can run over something and end beyond it, where the final grid no
+    longer shows that it was touched."""
     steps = 0
     limit = max(len(grid), len(grid[0]))
-    while steps < limit and lib_try_move(grid, colour, dx, dy, blockers, pushable, vacated, entered, single, shaped):
+    while steps < limit:
+        before = len(entered)
+        if not lib_try_move(grid, colour, dx, dy, blockers, pushable, vacated, entered, single, shaped):
+            break
         steps = steps + 1
+        if passing is not None:
+            for other in entered[before:]:
+                if other != vacated and [colour, other] not in passing:
+                    passing.append([colour, other])
     return steps > 0
 
 

@@ -133,8 +133,9 @@ def _move_lines(rules: WorldRules) -> list[str]:
             lines.append(f"        # {kind}:{action}:colour{m.colour}")
             shapes = m.shape_table()
             extra = f", {m.single}, {shapes!r}" if shapes else ", True" if m.single else ""
+            passing = ", passing=passing" if m.slide else ""
             lines.append(f"        moved = {helper}(out, {m.colour}, {m.dx}, {m.dy}, {list(m.blockers)}, "
-                         f"{list(m.pushable)}, {m.vacated}, entered{extra}) or moved")
+                         f"{list(m.pushable)}, {m.vacated}, entered{extra}{passing}) or moved")
     return lines
 
 
@@ -203,6 +204,7 @@ def step_source(rules: WorldRules) -> str:
         '        return {"scene": dyn_nearest_scene(grid, dyn_SCENES), "events": []}',
         "    out = dyn_copy_grid(grid)",
         "    entered = []",
+        "    passing = []",
         "    moved = False",
         "    clicked = False",
     ]
@@ -215,6 +217,8 @@ def step_source(rules: WorldRules) -> str:
         '        events.append("level_up")',
         "    if any(c in dyn_FATAL for c in entered):",
         '        events.append("game_over")',
+        "    for pair in passing:",
+        '        events.append("passed:" + str(pair[0]) + ":" + str(pair[1]))',
         '    return {"grid": out, "events": events, "moved": moved}',
     ]
     return "\n".join(lines) + "\n"

@@ -151,6 +151,23 @@ def _entered(t: Transition, colour: int, shift: tuple[int, int]) -> set[int]:
     return out
 
 
+def _swept(t: Transition, colour: int, shift: tuple[int, int]) -> set[int]:
+    """What a sliding mover ran over and into: the colours of `t.before` on every cell its cells crossed
+    along `shift` (a slide passes over things, a spark it picks up, and ends beyond them)."""
+    step = _unit(shift)
+    length = max(abs(shift[0]), abs(shift[1]))
+    ys, xs = np.nonzero(t.before.grid == colour)
+    own = set(zip(xs.tolist(), ys.tolist(), strict=True))
+    rows, cols = t.before.grid.shape
+    out = set()
+    for x, y in own:
+        for k in range(1, length + 1):
+            tx, ty = x + k * step[0], y + k * step[1]
+            if (tx, ty) not in own and 0 <= tx < cols and 0 <= ty < rows:
+                out.add(int(t.before.grid[ty, tx]))
+    return out
+
+
 def _slid_into(t: Transition, colour: int, step: tuple[int, int], floor: int) -> set[int]:
     """What a sliding mover runs into: from each of its cells, the first cell along `step` (a unit step) that
     is neither its own colour nor the floor."""
@@ -234,6 +251,7 @@ def gather(transitions: Sequence[Transition], cache: MotionCache | None = None,
     pairs: set[tuple[int, int]] = set()
     primary: set[int] = set()
     seen_moving: dict[int, int] = {}
+    moves_seen: list[tuple[Transition, int, tuple[int, int]]] = []
     for t in transitions:
         if not t.local:
             continue
@@ -243,12 +261,15 @@ def gather(transitions: Sequence[Transition], cache: MotionCache | None = None,
                 shifts[(t.label, colour)] = (m.dx, m.dy)
                 lengths.setdefault((t.label, colour), set()).add((m.dx, m.dy))
                 seen_moving[colour] = seen_moving.get(colour, 0) + 1
-                pairs |= {(colour, c) for c in _entered(t, colour, (m.dx, m.dy))}
+                moves_seen.append((t, colour, (m.dx, m.dy)))
         primary |= set(primary_moves(t, found)) - ignore
     movers = (known - ignore) or frozenset(c for c, n in seen_moving.items() if n >= MIN_MOVES)
     shifts = {k: v for k, v in shifts.items() if k[1] in movers}
     # a mover whose moves on one action have several lengths in one direction slides until stopped
     sliders = {key for key, seen in lengths.items() if len(seen) > 1 and len({_unit(s) for s in seen}) == 1}
+    for t, colour, shift in moves_seen:
+        swept = _swept if (t.label, colour) in sliders else _entered
+        pairs |= {(colour, c) for c in swept(t, colour, shift)}
     before_up: set[tuple[int, int]] = set()
     collected: set[int] | None = None
     level_start: Array | None = None
@@ -411,11 +432,15 @@ def _aliases(movers: Collection[int], tints: Sequence[Tint]) -> frozenset[int]:
 
 
 def _enters(start: Array, colour: int, movers: frozenset[int], tints: Sequence[Tint] = ()) -> Test:
+    """A mover stands on a cell of colour K of `start`, or slid over colour K on the way (the world model's
+    "passed:M:K" event: a slide that runs over a thing ends beyond it)."""
     was = start == colour
-    table = colour_table(_aliases(movers, tints) - {colour})
+    aliases = _aliases(movers, tints) - {colour}
+    table = colour_table(aliases)
+    passed = frozenset(f"passed:{m}:{colour}" for m in aliases)
 
     def test(grid: Array, events: Sequence[str]) -> bool:
-        return grid.shape == start.shape and bool(table[grid[was]].any())
+        return grid.shape == start.shape and (bool(table[grid[was]].any()) or not passed.isdisjoint(events))
 
     return test
 

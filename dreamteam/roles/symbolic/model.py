@@ -207,23 +207,31 @@ def tick_due(rule: TickRule, action: str, moved: bool, changed: bool) -> bool:
     return True
 
 
-def touch_events(entered: Sequence[int], goals: Sequence[int], fatal: Sequence[int]) -> list[str]:
-    """Events raised by the colours a mover entered."""
+def touch_events(entered: Sequence[int], goals: Sequence[int], fatal: Sequence[int],
+                 passing: Sequence[Sequence[int]] = ()) -> list[str]:
+    """Events raised by the colours a mover entered, then "passed:M:K" for each colour K a sliding mover M
+    ran over (`lib_try_slide`'s `passing`)."""
     events = []
     if any(c in goals for c in entered):
         events.append("level_up")
     if any(c in fatal for c in entered):
         events.append("game_over")
+    events += [f"passed:{pair[0]}:{pair[1]}" for pair in passing]
     return events
 
 
-def apply_moves(rules: WorldRules, grid: list[list[int]], action: str) -> tuple[bool, list[int]]:
-    """Run the action's movers in place; (any moved, colours entered)."""
+def apply_moves(rules: WorldRules, grid: list[list[int]], action: str,
+                passing: list[list[int]] | None = None) -> tuple[bool, list[int]]:
+    """Run the action's movers in place; (any moved, colours entered). Slides note what they ran over in
+    `passing` when it is given."""
     moved, entered = False, list[int]()
     for rule in rules.movers(action):
-        step = lib_try_slide if rule.slide else lib_try_move
-        moved = step(grid, rule.colour, rule.dx, rule.dy, list(rule.blockers), list(rule.pushable), rule.vacated,
-                     entered, rule.single, rule.shape_table()) or moved
+        if rule.slide:
+            moved = lib_try_slide(grid, rule.colour, rule.dx, rule.dy, list(rule.blockers), list(rule.pushable),
+                                  rule.vacated, entered, rule.single, rule.shape_table(), passing) or moved
+        else:
+            moved = lib_try_move(grid, rule.colour, rule.dx, rule.dy, list(rule.blockers), list(rule.pushable),
+                                 rule.vacated, entered, rule.single, rule.shape_table()) or moved
     return moved, entered
 
 
@@ -254,7 +262,8 @@ def step_rules(
         if scene is not None:
             return {"scene": scene, "events": []}
     out = lib_copy_grid(grid)
-    moved, entered = apply_moves(rules, out, name)
+    passing: list[list[int]] = []
+    moved, entered = apply_moves(rules, out, name, passing)
     if moved and rules.restored:
         lib_restore_covered(grid, out, [s.to_json() for s in rules.scenes], rules.mover_colours(),
                             list(rules.restored))
@@ -273,4 +282,4 @@ def step_rules(
     for tick in rules.ticks:
         if tick_due(tick, name, moved, changed):
             lib_tick(out, list(tick.region), tick.source, tick.target, tick.order, tick.count)
-    return {"grid": out, "events": touch_events(entered, rules.goals, rules.fatal), "moved": moved}
+    return {"grid": out, "events": touch_events(entered, rules.goals, rules.fatal, passing), "moved": moved}

@@ -234,3 +234,59 @@ def test_before_any_level_up_a_stopper_gets_a_goal_to_run_into_it_while_holding_
     assert not any(g.name.startswith("holding:") for g in derive(tried, start))
     after_level_up = replace(evidence, level_up_pairs=frozenset({(PLAYER, door)}))
     assert not any(g.name.startswith("holding:") for g in derive(after_level_up, start))
+
+
+def test_a_slide_over_a_colour_counts_as_entering_it_in_the_model_the_evidence_and_the_search() -> None:
+    # on ice the player slides over a spark (S) and ends beyond it: the final grid no longer shows the touch,
+    # so the world model raises "passed:P:S", the evidence counts it as entered, and the search finds it
+    from dreamteam.codec import encode_grid
+    from dreamteam.roles.symbolic.codegen import dynamics_source
+    from dreamteam.roles.symbolic.evidence import decode_transitions
+    from dreamteam.roles.symbolic.frames import DisplayCache
+    from dreamteam.roles.symbolic.goals import gather
+    from dreamteam.roles.symbolic.model import MoveRule, WorldRules, step_rules
+
+    spark = 10
+    rows = ["3333333",
+            "3555553",
+            "3595a53",
+            "3555553",
+            "3333333"]
+    start = grid_of(rows)
+    slides = tuple(MoveRule(label, PLAYER, dx, dy, blockers=(WALL,), vacated=FLOOR, slide=True)
+                   for label, (dx, dy) in MOVES.items())
+    rules = WorldRules(hints=((1, 0, 0),), moves=slides)
+    right = step_rules(rules, start.tolist(), {"action": "ACTION4"}, (1, 0, 0))
+    assert right["grid"][2][5] == PLAYER and right["grid"][2][4] == FLOOR  # ran over the spark, took it along
+    assert f"passed:{PLAYER}:{spark}" in right["events"]
+    assert not any(e.startswith("passed:") for e in step_rules(rules, start.tolist(), {"action": "ACTION1"},
+                                                               (1, 0, 0))["events"])  # only floor on the way
+    rollout = rollout_for(dynamics_source(rules, 0), "", ArtifactCache())
+    assert isinstance(rollout, LogicalRollout)
+    state = rollout.start(start)
+    generated = rollout.step(state, {"action": "ACTION4"})
+    assert generated is not None and generated[1] == right["events"]  # the artifact agrees with the learner
+
+    evidence = Evidence(frozenset({PLAYER}), tuple((label, PLAYER, dx, dy) for label, (dx, dy) in MOVES.items()),
+                        frozenset(), frozenset({(PLAYER, FLOOR)}))
+    goals = {g.name: g for g in derive(evidence, start)}
+    found, _ = breadth_first(rollout, state, [{"action": a} for a in MOVES], [goals[f"enter:colour{spark}"]],
+                             SearchLimits(nodes=100, depth=3, seconds=5.0))
+    assert found[f"enter:colour{spark}"] == [{"action": "ACTION4"}]
+
+    def raw(before: np.ndarray, after: np.ndarray, action: str, step: int) -> dict[str, Any]:
+        return {"step": step, "action": {"action": action}, "before": encode_grid(np.kron(before, np.ones((4, 4), np.int8))),
+                "after": encode_grid(np.kron(after, np.ones((4, 4), np.int8))), "level_up": False}
+
+    after = np.array(right["grid"], dtype=np.int8)
+    left = np.array(step_rules(rules, after.tolist(), {"action": "ACTION3"}, (1, 0, 0))["grid"], dtype=np.int8)
+    transitions = decode_transitions([raw(start, after, "ACTION4", 0), raw(after, left, "ACTION3", 1),
+                                      raw(left, left, "ACTION3", 2)], [[4, 0, 0]], DisplayCache())
+    assert len(transitions) == 3
+    slid = gather(transitions, known=frozenset({PLAYER}))
+    assert (PLAYER, spark) not in slid.pairs  # moves of one length each way: not yet known to slide
+    longer = decode_transitions([raw(start, after, "ACTION4", 0), raw(after, left, "ACTION3", 1),
+                                 raw(left, left, "ACTION3", 2), raw(left, after, "ACTION4", 3)],
+                                [[4, 0, 0]], DisplayCache())
+    slid = gather(longer, known=frozenset({PLAYER}))
+    assert ("ACTION4", PLAYER) in slid.slides and (PLAYER, spark) in slid.pairs
