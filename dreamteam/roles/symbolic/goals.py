@@ -1,7 +1,8 @@
 """Sub-goals the inductive explorer derives from evidence, each with a test on a predicted grid.
 
 - `level_up`: a rollout predicts the event "level_up".
-- `repeat-level-up:colourK`: a mover enters colour K, as that mover did right before a level-up.
+- `repeat-level-up:colourK`: a mover enters colour K, as that mover did right before a level-up (priority 2
+  once that mover was seen entering K in a step that completed no level: not enough by itself).
 - `repeat-level-up-all:colourK`: every mover stands on colour K at once (K entered before a level-up),
   with what lies under the movers read from the level start; for levels that need all of several
   movers on their goals.
@@ -127,6 +128,9 @@ class Evidence:
     tried_holding: frozenset[tuple[int, int]] = frozenset()
     """(stopper colour K, colour X) pairs: a mover ran into K while X was gone from all its level-start cells
     (filled in by `Recall`, given the level start)."""
+    unrewarded: frozenset[tuple[int, int]] = frozenset()
+    """(mover, colour) pairs seen entering in a transition that completed no level: that mover entering that
+    colour is not enough by itself (several avatars that must all stand on their goals)."""
 
     @property
     def entered(self) -> frozenset[int]:
@@ -267,9 +271,13 @@ def gather(transitions: Sequence[Transition], cache: MotionCache | None = None,
     shifts = {k: v for k, v in shifts.items() if k[1] in movers}
     # a mover whose moves on one action have several lengths in one direction slides until stopped
     sliders = {key for key, seen in lengths.items() if len(seen) > 1 and len({_unit(s) for s in seen}) == 1}
+    unrewarded: set[tuple[int, int]] = set()
     for t, colour, shift in moves_seen:
         swept = _swept if (t.label, colour) in sliders else _entered
-        pairs |= {(colour, c) for c in swept(t, colour, shift)}
+        now = {(colour, c) for c in swept(t, colour, shift)}
+        pairs |= now
+        if not t.level_up:
+            unrewarded |= now
     before_up: set[tuple[int, int]] = set()
     collected: set[int] | None = None
     level_start: Array | None = None
@@ -299,7 +307,8 @@ def gather(transitions: Sequence[Transition], cache: MotionCache | None = None,
     collected_colours = frozenset((collected or set()) - {c for _, c in before_up})
     lasts, held = _lasts(transitions, collected_colours, table) if collected_colours else ((), 0)
     return Evidence(movers, moves, frozenset(visited), frozenset(pairs), frozenset(before_up), collected_colours,
-                    lasts, held, slides=frozenset(k for k in sliders if k[1] in movers))
+                    lasts, held, slides=frozenset(k for k in sliders if k[1] in movers),
+                    unrewarded=frozenset(unrewarded))
 
 
 class Recall:
@@ -519,13 +528,56 @@ MAX_PAIRINGS = 120
 the estimate tries them all; above it, each cell counts its nearest goal cell."""
 
 
+MAX_FIELDS = 16
+"""Up to this many goal cells, the estimate counts walking steps around walls (one distance field per goal
+cell, computed on the first estimate); beyond, Manhattan steps."""
+
+
+def walk_fields(passable: npt.NDArray[np.bool_], ys: npt.NDArray[np.intp],
+                xs: npt.NDArray[np.intp]) -> npt.NDArray[np.float64]:
+    """fields[i, y, x]: the fewest 4-neighbour steps over `passable` cells from (x, y) to (xs[i], ys[i]), inf
+    where none leads there. A breadth-first flood per goal cell, one whole-grid numpy step per distance."""
+    rows, cols = passable.shape
+    fields = np.full((len(xs), rows, cols), np.inf)
+    for i, (y, x) in enumerate(zip(ys.tolist(), xs.tolist(), strict=True)):
+        field = fields[i]
+        front = np.zeros_like(passable)
+        front[y, x] = True
+        distance = 0
+        while front.any():
+            field[front] = distance
+            grown = front.copy()
+            grown[1:] |= front[:-1]
+            grown[:-1] |= front[1:]
+            grown[:, 1:] |= front[:, :-1]
+            grown[:, :-1] |= front[:, 1:]
+            front = grown & passable & np.isinf(field)
+            distance += 1
+    return fields
+
+
 def _distance_to(start: Array, colour: int, group: frozenset[int], floor: Array, tints: Sequence[Tint],
-                 pushers: Collection[int] = ()) -> Callable[[Array], float]:
-    """The estimate of `repeat-level-up-each`: the Manhattan steps that bring the group's cells off colour K
-    onto distinct free K cells, plus the steps the nearest other mover (`pushers`) needs to reach one of them."""
+                 pushers: Collection[int] = (), walls: Collection[int] = ()) -> Callable[[Array], float]:
+    """The estimate of `repeat-level-up-each`: the steps that bring the group's cells off colour K onto
+    distinct free K cells, plus the steps the nearest other mover (`pushers`) needs to reach one of them.
+    Steps walk around `walls` (colours that stopped movers and draw big structures) when there are at most
+    `MAX_FIELDS` K cells; otherwise, and where walls cut a cell off, they are Manhattan steps."""
     under = _on_cells(start, colour, floor, tints)
     table = colour_table(group)
     others = colour_table(pushers)
+    goal_ys, goal_xs = np.nonzero(under)
+    field_of = np.full(under.shape, -1, dtype=np.intp)
+    field_of[goal_ys, goal_xs] = np.arange(len(goal_xs))
+    fields: list[npt.NDArray[np.float64]] = []
+
+    def walked(cx: npt.NDArray[np.intp], cy: npt.NDArray[np.intp], xs: npt.NDArray[np.intp],
+               ys: npt.NDArray[np.intp], steps: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+        if not walls or len(goal_xs) > MAX_FIELDS:
+            return steps
+        if not fields:
+            fields.append(walk_fields(~colour_table(set(walls))[start], goal_ys, goal_xs))
+        around = fields[0][field_of[ys, xs]][:, cy, cx].T
+        return np.where(np.isinf(around), steps, around).astype(np.intp)
 
     def estimate(grid: Array) -> float:
         if grid.shape != start.shape:
@@ -537,7 +589,7 @@ def _distance_to(start: Array, colour: int, group: frozenset[int], floor: Array,
         ys, xs = np.nonzero(under & ~mine)
         if not len(xs):
             return float(grid.size)
-        steps = np.abs(cx[:, None] - xs[None, :]) + np.abs(cy[:, None] - ys[None, :])
+        steps = walked(cx, cy, xs, ys, np.abs(cx[:, None] - xs[None, :]) + np.abs(cy[:, None] - ys[None, :]))
         pairings = math.perm(len(xs), len(cx)) if len(cx) <= len(xs) else MAX_PAIRINGS + 1
         total = _matched(steps) if pairings <= MAX_PAIRINGS else float(steps.min(axis=1).sum())
         py, px = np.nonzero(others[grid])
@@ -592,8 +644,13 @@ def derive(evidence: Evidence, start: Array, floor: Array | None = None, tints: 
     shown = {int(c) for c in np.unique(start)}
     present = shown - _aliases(evidence.movers, tints) - {background}
     movers_here = shown & set(evidence.movers)
+    walls = _walls(evidence, start)
+    if walls:
+        # a mover that bumped a wall in the step that completed the level did not enter it
+        evidence = replace(evidence, level_up_pairs=frozenset(
+            (m, c) for m, c in evidence.level_up_pairs if c not in walls or (m, c) in evidence.pairs))
     if floor is not None and floor.shape == start.shape:
-        goals += _all_on_goals(evidence, start, floor, movers_here, tints)
+        goals += _all_on_goals(evidence, start, floor, movers_here, tints, walls)
     several = {g.name.rsplit(":colour", 1)[1] for g in goals if g.name.startswith("repeat-level-up-each:")}
     level = floor if floor is not None and floor.shape == start.shape else start
     gone = {c for c in evidence.collected if (level == c).any()}
@@ -611,20 +668,22 @@ def derive(evidence: Evidence, start: Array, floor: Array | None = None, tints: 
                                  1, _collect_then_touch(start, level, gone, colour, who,
                                                         _directions(evidence, who), tints), lapse=lapse))
         if who:
+            alone = all((m, colour) in evidence.unrewarded for m in who)  # seen entering it with no level-up
             goals.append(SubGoal(f"repeat-level-up:colour{colour}",
                                  f"make {_names(who)} enter colour {colour}, as right before a level-up",
-                                 2 if str(colour) in several or gone else 1, _enters(start, colour, who, tints)))
+                                 2 if str(colour) in several or gone or alone else 1,
+                                 _enters(start, colour, who, tints)))
     counts = np.bincount(start.ravel().astype(np.intp) & 15, minlength=16)
     for colour in sorted(present - evidence.level_up_entered, key=lambda c: (counts[c], c)):
         who = frozenset(m for m in movers_here if (m, colour) not in evidence.pairs)
-        if who:
+        if who and colour not in walls:
             goals.append(SubGoal(f"enter:colour{colour}",
                                  f"make {_names(who)} enter colour {colour} (never touched by it yet)",
                                  3, _enters(start, colour, who, tints)))
     goals += _touch_goals(evidence, start, movers_here)
     if not evidence.level_up_pairs:
         goals += _holding_goals(evidence, start, level, movers_here, tints)
-    goals += _together_goals(evidence, start, level, movers_here, present, tints)
+    goals += _together_goals(evidence, start, level, movers_here, present, tints, walls)
     goals.append(SubGoal("frontier", "bring a mover to a position it has never occupied", 4,
                          _new_position(evidence, start)))
     return goals
@@ -633,6 +692,22 @@ def derive(evidence: Evidence, start: Array, floor: Array | None = None, tints: 
 MAX_TOUCH_CELLS = 24
 """Objects larger than this (walls, floors) get no `touch` sub-goal of their own."""
 MAX_TOUCH_GOALS = 4
+
+
+def _structures(start: Array) -> set[int]:
+    """Colours drawing a connected piece of more than `MAX_TOUCH_CELLS` cells (walls, floors), not objects."""
+    labels, count = label_runs(start)
+    flat = labels.ravel()
+    sizes = np.bincount(flat, minlength=count)
+    firsts = np.full(count, flat.size, dtype=np.intp)
+    np.minimum.at(firsts, flat, np.arange(flat.size))
+    return {int(c) for c in start.ravel()[firsts][sizes > MAX_TOUCH_CELLS]}
+
+
+def _walls(evidence: Evidence, start: Array) -> set[int]:
+    """Colours seen stopping a mover, never entered by any, that draw a big structure here: walls."""
+    candidates = evidence.stoppers - evidence.entered - evidence.movers
+    return _structures(start) & candidates if candidates else set()
 
 
 def _touch_goals(evidence: Evidence, start: Array, movers_here: Collection[int]) -> list[SubGoal]:
@@ -731,7 +806,7 @@ def _touches(cells: npt.NDArray[np.bool_], movers: Collection[int],
 
 
 def _together_goals(evidence: Evidence, start: Array, level: Array, movers_here: Collection[int],
-                    present: Collection[int], tints: Sequence[Tint]) -> list[SubGoal]:
+                    present: Collection[int], tints: Sequence[Tint], walls: Collection[int] = ()) -> list[SubGoal]:
     """`together:colourK` for each colour K that every mover here has entered on its own, with no level-up
     on K seen yet, while K has a cell for each mover cell and the movers have never all stood on K at once
     (the conjunction of touches already made, which the single touches did not complete)."""
@@ -750,7 +825,7 @@ def _together_goals(evidence: Evidence, start: Array, level: Array, movers_here:
                              f"every mover ({_names(group)}) on colour {colour} at once (each entered it "
                              f"alone, which did not complete the level)", 3,
                              _each_mover_on(start, colour, group, level, tints),
-                             _distance_to(start, colour, group, level, tints)))
+                             _distance_to(start, colour, group, level, tints, walls=walls)))
     return goals
 
 
@@ -761,7 +836,7 @@ def _all_inside(cells: Collection[tuple[int, int]], mask: npt.NDArray[np.bool_])
 
 
 def _all_on_goals(evidence: Evidence, start: Array, floor: Array, movers_here: Collection[int],
-                  tints: Sequence[Tint]) -> list[SubGoal]:
+                  tints: Sequence[Tint], walls: Collection[int] = ()) -> list[SubGoal]:
     """`repeat-level-up-all` (every mover here on K) and `repeat-level-up-each` (every object of the colours
     that entered K before a level-up on K) for each colour K entered right before a level-up."""
     goals = []
@@ -769,14 +844,15 @@ def _all_on_goals(evidence: Evidence, start: Array, floor: Array, movers_here: C
         if len(movers_here) >= 2:
             goals.append(SubGoal(f"repeat-level-up-all:colour{colour}",
                                  f"every mover ({_names(movers_here)}) on colour {colour} at once", 1,
-                                 _each_mover_on(start, colour, movers_here, floor, tints)))
+                                 _each_mover_on(start, colour, movers_here, floor, tints),
+                                 _distance_to(start, colour, frozenset(movers_here), floor, tints, walls=walls)))
         who = _aliases({m for m, c in evidence.level_up_pairs if c == colour}, tints)
         cells = int(colour_table(who)[start].sum())
         if who and cells >= 2 and not set(movers_here) <= who:
             goals.append(SubGoal(f"repeat-level-up-each:colour{colour}",
                                  f"every object of {_names(who)} on colour {colour} at once", 1,
                                  _all_on(start, colour, [who], floor, tints),
-                                 _distance_to(start, colour, who, floor, tints, set(movers_here) - who)))
+                                 _distance_to(start, colour, who, floor, tints, set(movers_here) - who, walls)))
     return goals
 
 

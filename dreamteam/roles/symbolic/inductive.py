@@ -279,7 +279,7 @@ class InductiveAnswerer:
         # pushes colours, and without clicks (their effects make the estimate meaningless)
         moving = bool(getattr(rollout, "movers", ())) and not any(a.get("action") == "ACTION6" for a in actions)
         for goal in wanted if moving else []:
-            if goal.name not in deep and goal.estimate is not None and goal.priority <= COMPLETING:
+            if goal.name not in deep and goal.estimate is not None:
                 guided = SearchLimits(ESTIMATED_LIMITS.nodes, ESTIMATED_LIMITS.depth if cap is None else
                                       min(ESTIMATED_LIMITS.depth, cap), ESTIMATED_LIMITS.seconds)
                 plan, steps = best_first(rollout, start, [*actions, *resets], goal, guided)
