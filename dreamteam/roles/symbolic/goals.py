@@ -246,10 +246,13 @@ def _positions(grid: Array, movers: npt.NDArray[np.bool_]) -> frozenset[tuple[in
 
 
 def gather(transitions: Sequence[Transition], cache: MotionCache | None = None,
-           ignore: frozenset[int] = frozenset(), known: frozenset[int] = frozenset()) -> Evidence:
+           ignore: frozenset[int] = frozenset(), known: frozenset[int] = frozenset(),
+           start_of: Callable[[int], Array | None] | None = None) -> Evidence:
     """Movers, colours entered, colours entered before level-ups, and positions stood on; colours in
     `ignore` (the world model's patrols, which move whatever the action) are not movers; `known` (the world
-    model's movers and pushed objects, learned from a longer history), when given, are the movers."""
+    model's movers and pushed objects, learned from a longer history), when given, are the movers.
+    `start_of` gives the start of the level that the level-up at a step completed (`LevelStarts`), for
+    levels that began before the window (what was collected before their level-up)."""
     shifts: dict[tuple[str, int], tuple[int, int]] = {}
     lengths: dict[tuple[str, int], set[tuple[int, int]]] = {}
     pairs: set[tuple[int, int]] = set()
@@ -294,6 +297,9 @@ def gather(transitions: Sequence[Transition], cache: MotionCache | None = None,
                         before_up |= {(colour, c) for c in _entered(t, colour, shift)}
                     if colour in primary:
                         before_up |= _pushed_into(t, colour, shift, movers)
+            remembered = start_of(t.step) if start_of is not None else None
+            if remembered is not None and remembered.shape == t.before.grid.shape:
+                level_start = remembered  # the window may not reach back to where the level began
             if level_start is not None and level_start.shape == t.before.grid.shape:
                 gone = _collected(level_start, t.before.grid, movers)
                 collected = gone if collected is None else collected & gone
@@ -309,6 +315,32 @@ def gather(transitions: Sequence[Transition], cache: MotionCache | None = None,
     return Evidence(movers, moves, frozenset(visited), frozenset(pairs), frozenset(before_up), collected_colours,
                     lasts, held, slides=frozenset(k for k in sliders if k[1] in movers),
                     unrewarded=frozenset(unrewarded))
+
+
+class LevelStarts:
+    """The first grid of every level seen (at step 0, after each level-up, after a RESET), kept beyond the
+    transition window: what was collected before a level-up is read against its level's start."""
+
+    def __init__(self) -> None:
+        self._starts: dict[int, Array] = {}
+        """Grid by the step of the level-up that began the level (-1 for the first level)."""
+
+    def note(self, transitions: Sequence[Transition]) -> None:
+        """Remember the level starts the transitions show."""
+        for t in transitions:  # (the latest decoding wins: early ones may predate the learned geometry)
+            if t.step == 0:
+                self._starts[-1] = t.before.grid
+            if t.level_up:
+                self._starts[t.step] = t.after.grid
+            elif t.label == "RESET":
+                began = max((s for s in self._starts if s < t.step), default=None)
+                if began is not None:
+                    self._starts[began] = t.after.grid
+
+    def of(self, step: int) -> Array | None:
+        """The start of the level that was being played at `step` (None when not seen)."""
+        began = max((s for s in self._starts if s < step), default=None)
+        return None if began is None else self._starts[began]
 
 
 class Recall:
@@ -331,6 +363,11 @@ class Recall:
         self._stoppers: set[int] = set()
         self._tried: set[tuple[int, int]] = set()
         self._seen: set[int] = set()
+        self._taken: dict[int, int] = {}
+        """Small colours of the level start now gone from all their start cells, and the step they went."""
+        self._lasts: dict[int, int] = {}
+        """The fewest actions a taken small colour stayed away before it came back by itself."""
+        self._last_step = -1
 
     def merge(self, evidence: Evidence, level: object, transitions: Sequence[Transition] = (),
               start: Array | None = None) -> Evidence:
@@ -341,19 +378,49 @@ class Recall:
         if key != self._key:
             self._key, self._visited, self._frozen, self._pairs = key, set(), frozenset(), set()
             self._touched, self._stoppers, self._tried, self._seen = set(), set(), set(), set()
+            self._taken, self._lasts, self._last_step = {}, {}, -1
         fresh = evidence.visited - self._visited
         if fresh and len(self._visited) < self.limit:
             self._visited |= fresh
             self._frozen, fresh = frozenset(self._visited), frozenset()
         self._pairs |= evidence.pairs
         shifts = {(label, colour): (dx, dy) for label, colour, dx, dy in evidence.shifts}
+        table = colour_table(evidence.movers)
         for t in transitions:
             if t.key not in self._seen and t.local:
                 self._seen.add(t.key)
                 self._touch(t, evidence.movers, shifts, evidence.slides, start)
+                if start is not None and start.shape == t.before.grid.shape:
+                    self._lapse(t, start, table)
+        lasts = dict(evidence.lasts)
+        for colour, n in self._lasts.items():
+            lasts[colour] = min(n, lasts.get(colour, n))
+        held = max([evidence.held] + [self._last_step - step for c, step in self._taken.items() if c in self._lasts])
         return replace(evidence, visited=self._frozen | fresh if fresh else self._frozen, pairs=frozenset(self._pairs),
                        touched=frozenset(self._touched), stoppers=frozenset(self._stoppers),
-                       tried_holding=frozenset(self._tried))
+                       tried_holding=frozenset(self._tried), lasts=tuple(sorted(lasts.items())), held=held)
+
+    def _lapse(self, t: Transition, start: Array, movers: npt.NDArray[np.bool_]) -> None:
+        """Note small colours of the level start (`MAX_TOUCH_CELLS` cells at most) taken off all their start
+        cells, and how many actions later they came back by themselves (no mover on those cells before): a
+        thing that lasts only so long once picked up (`_lasts` does the same within the window, for what was
+        collected before level-ups; this works before any level-up and beyond the window)."""
+        self._last_step = max(self._last_step, t.step)
+        counts = np.bincount(start.ravel().astype(np.intp) & 15, minlength=16)
+        background = _commonest(start)
+        before, after = t.before.grid, t.after.grid
+        for colour in np.nonzero((counts > 0) & (counts <= MAX_TOUCH_CELLS))[0].tolist():
+            if colour == background or movers[colour]:
+                continue
+            home = start == colour
+            was, now = bool((before[home] == colour).any()), bool((after[home] == colour).any())
+            if was and not now:
+                self._taken[colour] = t.step
+            elif not was and now and colour in self._taken:
+                if not movers[before[home]].any():
+                    gap = t.step - self._taken[colour]
+                    self._lasts[colour] = min(gap, self._lasts.get(colour, gap))
+                del self._taken[colour]
 
     def _touch(self, t: Transition, movers: Collection[int], shifts: Mapping[tuple[str, int], tuple[int, int]],
                slides: Collection[tuple[str, int]], start: Array | None) -> None:
@@ -774,10 +841,14 @@ def _holding_goals(evidence: Evidence, start: Array, level: Array, movers_here: 
         for taken in takeable:
             if taken == stopper or (stopper, taken) in evidence.tried_holding:
                 continue
+            lasts = dict(evidence.lasts).get(taken)
+            lapse = None if lasts is None else Lapse(level, frozenset({taken}), lasts, evidence.held, movers)
             goals.append(SubGoal(f"holding:colour{taken}:colour{stopper}",
                                  f"take colour {taken} off the level, then move {_names(movers)} into or against "
-                                 f"colour {stopper} (it stopped a mover, never while colour {taken} was taken)", 3,
-                                 _collect_then_touch(start, level, {taken}, stopper, movers, directions, tints)))
+                                 f"colour {stopper} (it stopped a mover, never while colour {taken} was taken)"
+                                 + (f" within {lasts} actions (it comes back after that)" if lasts else ""), 3,
+                                 _collect_then_touch(start, level, {taken}, stopper, movers, directions, tints),
+                                 lapse=lapse))
     return goals[:MAX_TOUCH_GOALS]
 
 

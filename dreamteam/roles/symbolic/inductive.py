@@ -26,7 +26,7 @@ from dreamteam.roles.symbolic.artifacts import ArtifactCache
 from dreamteam.roles.symbolic.base import list_of, text_of
 from dreamteam.roles.symbolic.evidence import MotionCache, Transition, action_label, transition_key
 from dreamteam.roles.symbolic.frames import Array, DisplayCache, LogicalFrame, logical
-from dreamteam.roles.symbolic.goals import Recall, SubGoal, derive, gather, uniform_goals
+from dreamteam.roles.symbolic.goals import LevelStarts, Recall, SubGoal, derive, gather, uniform_goals
 from dreamteam.roles.symbolic.linear import uniform_plans
 from dreamteam.roles.symbolic.rollout import Action, LogicalRollout, Rollout, click_action, rollout_for
 from dreamteam.roles.symbolic.search import (
@@ -161,6 +161,7 @@ class InductiveAnswerer:
         self.logicals = LogicalCache()
         self.previous: _Continuation | None = None
         self.recall = Recall()
+        self.starts = LevelStarts()
         self._rollout: tuple[int, Rollout | None] | None = None
 
     def answer(self, request: RoleRequest) -> dict[str, Any]:
@@ -200,8 +201,10 @@ class InductiveAnswerer:
         available = list_of(ctx, "available_actions")
         raw = list_of(ctx, "transitions")[-60:] + list_of(ctx, "level_ups")
         transitions = self.logicals.decode(raw, [list(rollout.geometry)], self.displays)
+        self.starts.note(transitions)
         evidence = gather(transitions, self.motions, ignore=frozenset(getattr(rollout, "patrols", ())),
-                          known=frozenset(getattr(rollout, "movers", ())))
+                          known=frozenset(getattr(rollout, "movers", ())),
+                          start_of=self.starts.of)
         grid = rollout.grid(start)
         level_start = getattr(rollout, "level_start", None)
         floor = level_start(start) if callable(level_start) else None

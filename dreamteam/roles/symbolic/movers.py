@@ -197,7 +197,22 @@ def learn_moves(transitions: Sequence[Transition], cache: MotionCache) -> list[M
         pushes[colour] |= pushed
     rules = [replace(_rule(action, colour, shift, seen, shared[colour], tuple(sorted(pushes[colour])), transitions),
                      slide=slide) for action, colour, shift, seen, _, slide in learned]
-    return [r for r in rules if r.moved >= r.unexplained]
+    return [r for r in rules if r.moved >= r.unexplained and _credible_jump(r)]
+
+
+MIN_JUMPS = 3
+"""Moves of more than one cell at a time (not slides) need this many sightings, and more than the times the
+grid's edge would have to explain the colour staying put."""
+
+
+def _credible_jump(rule: MoveRule) -> bool:
+    """Whether a rule's shift is one step, a slide, or a jump seen often enough: a thing that vanishes in one
+    place and shows elsewhere now and then (a picked-up item coming back, an indicator lighting up) looks like
+    a jump of a few cells on whatever action was taken at that moment, and the grid's edge 'explains' every
+    time it did not happen."""
+    if rule.slide or max(abs(rule.dx), abs(rule.dy)) <= 1:
+        return True
+    return rule.moved >= MIN_JUMPS and rule.moved > rule.edge_stops + rule.unexplained
 
 
 def _rule(action: str, colour: int, shift: Shift, seen: _Blocking, shared: _Blocking, pushable: tuple[int, ...],
