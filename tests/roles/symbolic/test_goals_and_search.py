@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Hashable
 from dataclasses import replace
 from typing import Any
@@ -290,3 +291,124 @@ def test_a_slide_over_a_colour_counts_as_entering_it_in_the_model_the_evidence_a
                                 [[4, 0, 0]], DisplayCache())
     slid = gather(longer, known=frozenset({PLAYER}))
     assert ("ACTION4", PLAYER) in slid.slides and (PLAYER, spark) in slid.pairs
+
+
+def _decoded(items: list[tuple[np.ndarray, np.ndarray, str, int, bool]]) -> list[Any]:
+    """Transitions from (before, after, action, step, level_up) logical grids drawn at scale 4."""
+    from dreamteam.codec import encode_grid
+    from dreamteam.roles.symbolic.evidence import decode_transitions
+    from dreamteam.roles.symbolic.frames import DisplayCache
+
+    def up(grid: np.ndarray) -> str:
+        return encode_grid(np.kron(grid, np.ones((4, 4), np.int8)))
+
+    raw = [{"step": step, "action": {"action": action}, "before": up(before), "after": up(after), "level_up": level_up}
+           for before, after, action, step, level_up in items]
+    out = decode_transitions(raw, [[4, 0, 0]], DisplayCache())
+    assert len(out) == len(items)
+    return out
+
+
+def _moved(grid: np.ndarray, colour: int, x: int, y: int) -> np.ndarray:
+    """`grid` with the one cell of `colour` moved to (x, y) (floor left behind)."""
+    out = np.where(grid == colour, FLOOR, grid)
+    out[y, x] = colour
+    return out
+
+
+SPARK_ROOM = ["3333333333",
+              "3955555553",
+              "3555535553",
+              "3555555a53",
+              "3333333333"]
+SPARK = 10
+
+
+def test_a_thing_that_vanishes_and_comes_back_elsewhere_is_no_mover_and_how_long_it_lasts_is_measured() -> None:
+    # the player takes a spark (it vanishes, a corner cell lights up in its colour) that comes back three
+    # actions later, twice on the same action: that is no jump rule of the spark, and the recall measures how
+    # long the spark lasts once taken, so a holding goal plans within it
+    from dreamteam.roles.symbolic.evidence import MotionCache
+    from dreamteam.roles.symbolic.goals import Recall, gather
+    from dreamteam.roles.symbolic.movers import learn_moves
+
+    start = grid_of(SPARK_ROOM)
+
+    def frame(x: int, y: int, taken: bool) -> np.ndarray:
+        grid = _moved(start, PLAYER, x, y)
+        if taken:
+            grid[3, 7] = PLAYER if (x, y) == (7, 3) else FLOOR
+            grid[4, 0] = SPARK
+        return grid
+
+    walk = [(1, 1, False, ""), (2, 1, False, "ACTION4"), (2, 3, False, "ACTION2"), (7, 3, True, "ACTION4"),
+            (7, 1, True, "ACTION1"), (5, 1, True, "ACTION3"), (5, 2, False, "ACTION2"), (1, 2, False, "ACTION3"),
+            (1, 1, False, "ACTION1")]
+    items: list[tuple[np.ndarray, np.ndarray, str, int, bool]] = []
+    for _ in range(2):
+        for (x0, y0, held0, _), (x, y, held, action) in itertools.pairwise(walk):
+            items.append((frame(x0, y0, held0), frame(x, y, held), action, len(items), False))
+    transitions = _decoded(items)
+    cache = MotionCache()
+    assert not any(rule.colour == SPARK for rule in learn_moves(transitions, cache))
+    evidence = Recall().merge(gather(transitions, cache, known=frozenset({PLAYER})), -1, transitions, start)
+    assert dict(evidence.lasts).get(SPARK) == 3
+
+
+def test_what_was_collected_before_a_level_up_is_read_against_a_level_start_older_than_the_window() -> None:
+    # the player took a spark long ago, then walked to the exit: the window no longer holds the level's first
+    # frame, but the remembered level start still shows that the spark was collected before the level-up
+    from dreamteam.roles.symbolic.goals import LevelStarts, gather
+
+    exit_ = 14
+    start = grid_of(SPARK_ROOM)
+    start[1, 8] = exit_
+    taken = _moved(start, PLAYER, 7, 3)
+    walk = [_moved(np.where(start == SPARK, FLOOR, start), PLAYER, x, 3) for x in (6, 5, 6, 7, 8)]
+    early = _decoded([(start, taken, "ACTION4", 0, False)])
+    late = _decoded([(a, b, "ACTION4" if b[3].tolist().index(PLAYER) > a[3].tolist().index(PLAYER) else "ACTION3",
+                      80 + i, False) for i, (a, b) in enumerate(itertools.pairwise(walk))]
+                    + [(walk[-1], grid_of(SPARK_ROOM), "ACTION1", 84, True)])
+    starts = LevelStarts()
+    starts.note(early)
+    starts.note(late)
+    assert starts.of(84) is not None and np.array_equal(starts.of(84), start)
+    assert SPARK not in gather(late, known=frozenset({PLAYER})).collected  # the window alone cannot tell
+    assert SPARK in gather(late, known=frozenset({PLAYER}), start_of=starts.of).collected
+
+
+def test_walls_are_no_goals_and_a_goal_entered_without_a_level_up_is_not_enough_alone() -> None:
+    # two avatars; one of them was blocked by a wall in the step that completed the level, and the other was
+    # seen stepping onto the goal colour before without completing anything
+    two = 12
+    start = grid_of(["333333333", "395555553", "355553553", "3555555e3", "35c555553", "355555553", "333333333"])
+    evidence = Evidence(frozenset({PLAYER, two}), (), frozenset(), frozenset({(PLAYER, FLOOR), (two, FLOOR),
+                                                                               (PLAYER, 14), (two, 14)}),
+                        frozenset({(PLAYER, 14), (two, WALL)}), stoppers=frozenset({WALL}),
+                        unrewarded=frozenset({(PLAYER, 14)}))
+    goals = {g.name: g for g in derive(evidence, start, start)}
+    assert f"repeat-level-up:colour{WALL}" not in goals and f"enter:colour{WALL}" not in goals
+    assert goals["repeat-level-up:colour14"].priority == 2
+    assert goals["repeat-level-up-all:colour14"].priority == 1
+    assert goals["repeat-level-up-all:colour14"].estimate is not None
+    rewarded = replace(evidence, unrewarded=frozenset())
+    assert {g.name: g for g in derive(rewarded, start, start)}["repeat-level-up:colour14"].priority == 1
+    open_walls = replace(evidence, stoppers=frozenset())  # nothing says the border stops anyone
+    assert f"repeat-level-up:colour{WALL}" in {g.name for g in derive(open_walls, start, start)}
+
+
+def test_the_estimate_walks_around_walls() -> None:
+    from dreamteam.roles.symbolic.goals import _distance_to, walk_fields
+
+    rows = ["3333333",
+            "3955553",
+            "3333353",
+            "3e55553",
+            "3333333"]
+    start = grid_of(rows)
+    ys, xs = np.nonzero(start == 14)
+    field = walk_fields(start != WALL, ys, xs)[0]
+    assert field[1, 1] == 10 and field[3, 1] == 0 and np.isinf(field[0, 0])
+    around = _distance_to(start, 14, frozenset({PLAYER}), start, (), walls={WALL})
+    straight = _distance_to(start, 14, frozenset({PLAYER}), start, ())
+    assert around(start) == 10 and straight(start) == 2  # Manhattan would go through the wall
