@@ -200,19 +200,15 @@ def learn_moves(transitions: Sequence[Transition], cache: MotionCache) -> list[M
     return [r for r in rules if r.moved >= r.unexplained and _credible_jump(r)]
 
 
-MIN_JUMPS = 3
-"""Moves of more than one cell at a time (not slides) need this many sightings, and more than the times the
-grid's edge would have to explain the colour staying put."""
-
-
 def _credible_jump(rule: MoveRule) -> bool:
-    """Whether a rule's shift is one step, a slide, or a jump seen often enough: a thing that vanishes in one
-    place and shows elsewhere now and then (a picked-up item coming back, an indicator lighting up) looks like
-    a jump of a few cells on whatever action was taken at that moment, and the grid's edge 'explains' every
-    time it did not happen."""
+    """Whether a rule's shift is one step, a slide, or a jump seen more often than the grid's edge (or
+    nothing) had to explain the colour staying put: a thing that vanishes in one place and shows elsewhere now
+    and then (a picked-up item coming back, an indicator lighting up) looks like a jump of several cells on
+    whatever action was taken at that moment, and the edge 'explains' every time it did not happen. (A
+    player drawn two logical cells wide moves by two cells and is stopped by walls, not by the edge.)"""
     if rule.slide or max(abs(rule.dx), abs(rule.dy)) <= 1:
         return True
-    return rule.moved >= MIN_JUMPS and rule.moved > rule.edge_stops + rule.unexplained
+    return rule.moved > rule.edge_stops + rule.unexplained
 
 
 def _rule(action: str, colour: int, shift: Shift, seen: _Blocking, shared: _Blocking, pushable: tuple[int, ...],
