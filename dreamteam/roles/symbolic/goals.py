@@ -761,14 +761,33 @@ MAX_TOUCH_CELLS = 24
 MAX_TOUCH_GOALS = 4
 
 
+@dataclass(frozen=True, slots=True)
+class _Pieces:
+    """The grid's connected one-colour pieces: labels per cell, and per piece its first cell (flat index),
+    colour and size."""
+
+    labels: npt.NDArray[np.int32]
+    firsts: npt.NDArray[np.intp]
+    colours: Array
+    sizes: npt.NDArray[np.intp]
+
+    @classmethod
+    def of(cls, grid: Array) -> _Pieces:
+        labels, count = label_runs(grid)
+        flat = labels.ravel()
+        sizes = np.bincount(flat, minlength=count)
+        firsts = np.full(count, flat.size, dtype=np.intp)
+        np.minimum.at(firsts, flat, np.arange(flat.size))
+        return cls(labels, firsts, grid.ravel()[firsts], sizes)
+
+    def structures(self) -> set[int]:
+        """Colours drawing a piece of more than `MAX_TOUCH_CELLS` cells (walls, floors), not objects."""
+        return {int(c) for c in self.colours[self.sizes > MAX_TOUCH_CELLS]}
+
+
 def _structures(start: Array) -> set[int]:
     """Colours drawing a connected piece of more than `MAX_TOUCH_CELLS` cells (walls, floors), not objects."""
-    labels, count = label_runs(start)
-    flat = labels.ravel()
-    sizes = np.bincount(flat, minlength=count)
-    firsts = np.full(count, flat.size, dtype=np.intp)
-    np.minimum.at(firsts, flat, np.arange(flat.size))
-    return {int(c) for c in start.ravel()[firsts][sizes > MAX_TOUCH_CELLS]}
+    return _Pieces.of(start).structures()
 
 
 def _walls(evidence: Evidence, start: Array) -> set[int]:
@@ -787,16 +806,12 @@ def _touch_goals(evidence: Evidence, start: Array, movers_here: Collection[int])
     movers = frozenset(movers_here)
     if not evidence.stoppers - movers or not movers:
         return []
-    labels, count = label_runs(start)
-    flat = labels.ravel()
-    sizes = np.bincount(flat, minlength=count)
-    firsts = np.full(count, flat.size, dtype=np.intp)
-    np.minimum.at(firsts, flat, np.arange(flat.size))
-    colours = start.ravel()[firsts]
-    walls = {int(c) for c in colours[sizes > MAX_TOUCH_CELLS]}  # colours drawn as structures, not objects
+    pieces = _Pieces.of(start)
+    labels = pieces.labels
+    walls = pieces.structures()  # colours drawn as structures, not objects
     classes: dict[ObjectClass, list[int]] = {}
-    for index in np.nonzero(colour_table(evidence.stoppers - movers - walls)[colours])[0]:
-        y, x = divmod(int(firsts[index]), start.shape[1])
+    for index in np.nonzero(colour_table(evidence.stoppers - movers - walls)[pieces.colours])[0]:
+        y, x = divmod(int(pieces.firsts[index]), start.shape[1])
         cls = object_class(start, labels, x, y)
         if cls not in evidence.touched:
             classes.setdefault(cls, []).append(int(index))
