@@ -190,7 +190,8 @@ def _tick_lines(rules: WorldRules) -> list[str]:
 
 
 def step_source(rules: WorldRules) -> str:
-    """The generated `dyn_step(grid, h, a, geometry)`."""
+    """The generated `dyn_step(grid, h, a, geometry)` (slides note what they run over only when there are any)."""
+    slides = any(m.slide for m in rules.moves)
     lines = [
         "def dyn_step(grid, h, a, geometry):",
         '    """One step on the logical grid: the learned rules, in order. Returns {"grid", "events", "moved"}',
@@ -204,7 +205,7 @@ def step_source(rules: WorldRules) -> str:
         '        return {"scene": dyn_nearest_scene(grid, dyn_SCENES), "events": []}',
         "    out = dyn_copy_grid(grid)",
         "    entered = []",
-        "    passing = []",
+        *(["    passing = []"] if slides else []),
         "    moved = False",
         "    clicked = False",
     ]
@@ -217,8 +218,8 @@ def step_source(rules: WorldRules) -> str:
         '        events.append("level_up")',
         "    if any(c in dyn_FATAL for c in entered):",
         '        events.append("game_over")',
-        "    for pair in passing:",
-        '        events.append("passed:" + str(pair[0]) + ":" + str(pair[1]))',
+        *(["    for pair in passing:",
+           '        events.append("passed:" + str(pair[0]) + ":" + str(pair[1]))'] if slides else []),
         '    return {"grid": out, "events": events, "moved": moved}',
     ]
     return "\n".join(lines) + "\n"

@@ -603,7 +603,9 @@ cell, computed on the first estimate); beyond, Manhattan steps."""
 def walk_fields(passable: npt.NDArray[np.bool_], ys: npt.NDArray[np.intp],
                 xs: npt.NDArray[np.intp]) -> npt.NDArray[np.float64]:
     """fields[i, y, x]: the fewest 4-neighbour steps over `passable` cells from (x, y) to (xs[i], ys[i]), inf
-    where none leads there. A breadth-first flood per goal cell, one whole-grid numpy step per distance."""
+    where none leads there. A breadth-first flood per goal cell, one whole-grid numpy step per distance
+    (the generators' distance helpers in `env.procgen` walk map strings of the game layer, which role models
+    must not import)."""
     rows, cols = passable.shape
     fields = np.full((len(xs), rows, cols), np.inf)
     for i, (y, x) in enumerate(zip(ys.tolist(), xs.tolist(), strict=True)):
@@ -711,7 +713,8 @@ def derive(evidence: Evidence, start: Array, floor: Array | None = None, tints: 
     shown = {int(c) for c in np.unique(start)}
     present = shown - _aliases(evidence.movers, tints) - {background}
     movers_here = shown & set(evidence.movers)
-    walls = _walls(evidence, start)
+    pieces = _LazyPieces(start)  # labelled once per search, only when a goal needs the grid's pieces
+    walls = _walls(evidence, pieces)
     if walls:
         # a mover that bumped a wall in the step that completed the level did not enter it
         evidence = replace(evidence, level_up_pairs=frozenset(
@@ -747,7 +750,7 @@ def derive(evidence: Evidence, start: Array, floor: Array | None = None, tints: 
             goals.append(SubGoal(f"enter:colour{colour}",
                                  f"make {_names(who)} enter colour {colour} (never touched by it yet)",
                                  3, _enters(start, colour, who, tints)))
-    goals += _touch_goals(evidence, start, movers_here)
+    goals += _touch_goals(evidence, start, movers_here, pieces)
     if not evidence.level_up_pairs:
         goals += _holding_goals(evidence, start, level, movers_here, tints)
     goals += _together_goals(evidence, start, level, movers_here, present, tints, walls)
@@ -785,18 +788,27 @@ class _Pieces:
         return {int(c) for c in self.colours[self.sizes > MAX_TOUCH_CELLS]}
 
 
-def _structures(start: Array) -> set[int]:
-    """Colours drawing a connected piece of more than `MAX_TOUCH_CELLS` cells (walls, floors), not objects."""
-    return _Pieces.of(start).structures()
+class _LazyPieces:
+    """`_Pieces.of(grid)`, computed on first use and then shared (the wall test and the touch goals)."""
+
+    def __init__(self, grid: Array) -> None:
+        self.grid = grid
+        self._pieces: _Pieces | None = None
+
+    def get(self) -> _Pieces:
+        if self._pieces is None:
+            self._pieces = _Pieces.of(self.grid)
+        return self._pieces
 
 
-def _walls(evidence: Evidence, start: Array) -> set[int]:
+def _walls(evidence: Evidence, pieces: _LazyPieces) -> set[int]:
     """Colours seen stopping a mover, never entered by any, that draw a big structure here: walls."""
     candidates = evidence.stoppers - evidence.entered - evidence.movers
-    return _structures(start) & candidates if candidates else set()
+    return pieces.get().structures() & candidates if candidates else set()
 
 
-def _touch_goals(evidence: Evidence, start: Array, movers_here: Collection[int]) -> list[SubGoal]:
+def _touch_goals(evidence: Evidence, start: Array, movers_here: Collection[int],
+                 pieces: _LazyPieces) -> list[SubGoal]:
     """`touch:colourK:shape:...` for each class of small object (colour and shape) on the grid whose colour
     was seen stopping a mover but that no mover ever moved into, leaving out colours that also form a bigger
     structure (walls): a colour that blocks in one shape (a closed
@@ -806,12 +818,12 @@ def _touch_goals(evidence: Evidence, start: Array, movers_here: Collection[int])
     movers = frozenset(movers_here)
     if not evidence.stoppers - movers or not movers:
         return []
-    pieces = _Pieces.of(start)
-    labels = pieces.labels
-    walls = pieces.structures()  # colours drawn as structures, not objects
+    found = pieces.get()
+    labels = found.labels
+    walls = found.structures()  # colours drawn as structures, not objects
     classes: dict[ObjectClass, list[int]] = {}
-    for index in np.nonzero(colour_table(evidence.stoppers - movers - walls)[pieces.colours])[0]:
-        y, x = divmod(int(pieces.firsts[index]), start.shape[1])
+    for index in np.nonzero(colour_table(evidence.stoppers - movers - walls)[found.colours])[0]:
+        y, x = divmod(int(found.firsts[index]), start.shape[1])
         cls = object_class(start, labels, x, y)
         if cls not in evidence.touched:
             classes.setdefault(cls, []).append(int(index))

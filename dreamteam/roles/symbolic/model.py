@@ -226,12 +226,9 @@ def apply_moves(rules: WorldRules, grid: list[list[int]], action: str,
     `passing` when it is given."""
     moved, entered = False, list[int]()
     for rule in rules.movers(action):
-        if rule.slide:
-            moved = lib_try_slide(grid, rule.colour, rule.dx, rule.dy, list(rule.blockers), list(rule.pushable),
-                                  rule.vacated, entered, rule.single, rule.shape_table(), passing) or moved
-        else:
-            moved = lib_try_move(grid, rule.colour, rule.dx, rule.dy, list(rule.blockers), list(rule.pushable),
-                                 rule.vacated, entered, rule.single, rule.shape_table()) or moved
+        args = (grid, rule.colour, rule.dx, rule.dy, list(rule.blockers), list(rule.pushable), rule.vacated,
+                entered, rule.single, rule.shape_table())
+        moved = (lib_try_slide(*args, passing) if rule.slide else lib_try_move(*args)) or moved
     return moved, entered
 
 
