@@ -301,12 +301,13 @@ class TeamLogic:
         if obs.game_over:
             return self._record_decision(Decision("GOAL", (Action(RESET),), "leader", 1.0, "level lost: reset"))
         hits = state.get("recent_hits") or []
+        fatal = self._fatal_actions(state)
         decision = self.roles.leader.decide(self.sources["leadership"], {
             "tactics": proposals_json(self.mem.tactics, [])["tactics"],
             "probes": proposals_json([], self.mem.probes)["probes"],
             "critique": {"flags": self.mem.flags, "feedback": state.get("feedback") or {}},
             "prediction_accuracy": sum(hits) / len(hits) if hits else 0.0,
-            "budget_left": self.budget - obs.step, "fatal_actions": self._fatal_actions(state),
+            "budget_left": self.budget - obs.step, "fatal_actions": fatal,
             "exploration": self.mem.exploration,
         })
         reset_ok = bool(self.mem.exploration.get("reset_helps"))
@@ -318,7 +319,8 @@ class TeamLogic:
                            and not at_level_start)
         plan = tuple(a for i, a in enumerate(chosen) if self._allowed(a, reset_ok or (reset_first and i == 0)))
         if not plan:
-            plan = fallback_actions(self.mem.probes, obs.available_actions, self.rng)
+            plan = fallback_actions(self.mem.probes, obs.available_actions, self.rng,
+                                    {Action.from_json(a).id for a in fatal})
             decision = Decision("DISCOVER", plan, "fallback", 0.0, "no usable plan from the leader")
         assert decision is not None
         return self._record_decision(Decision(decision.goal, plan, decision.source, decision.confidence,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import numpy as np
@@ -39,13 +39,17 @@ def proposals_json(tactics: Sequence[Tactic], probes: Sequence[Probe]) -> dict[s
     }
 
 
-def fallback_actions(probes: Sequence[Probe], available: Sequence[int], rng: random.Random) -> tuple[Action, ...]:
-    """When no role produced a usable plan: the first probe, else one random simple action or click."""
+def fallback_actions(probes: Sequence[Probe], available: Sequence[int], rng: random.Random,
+                     fatal: Collection[int] = ()) -> tuple[Action, ...]:
+    """When no role produced a usable plan: the first probe that does not start with an action in `fatal`
+    (simple actions predicted to lose the level from here), else one random simple action not in `fatal`,
+    else one random simple action or click."""
     for probe in probes:
         usable = tuple(a for a in probe.actions if a.id in available and a.id != 0)
-        if usable:
+        if usable and usable[0].id not in fatal:
             return usable
     simple = [a for a in available if a not in (0, CLICK)]
-    if simple:
-        return (Action(rng.choice(simple)),)
+    safe = [a for a in simple if a not in fatal]
+    if safe or simple:
+        return (Action(rng.choice(safe or simple)),)
     return (Action(CLICK, rng.randrange(64), rng.randrange(64)),)

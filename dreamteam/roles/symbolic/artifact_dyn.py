@@ -340,18 +340,28 @@ def lib_patrol_key(x: int, y: int) -> str:
     return str(x) + "," + str(y)
 
 
-def lib_patrol_targets(grid: Any, changes: Any, colour: int, routes: Any, starts: Any) -> list[list[Any]]:
-    """[[cell, next cell]] for each `colour` cell with a learned next cell: by where it came from (the one
-    `colour` cell of the previous frame next to it, read from `changes`) in `routes`, else by its cell alone
-    in `starts`."""
+def lib_patrol_targets(grid: Any, changes: Any, colour: int, routes: Any, starts: Any,
+                       vacated: int = -1, movers: Any = ()) -> list[list[Any]]:
+    """[[cell, next cell]] for each `colour` cell with a next cell: by where it came from (a `colour` cell
+    of the previous frame next to it, read from `changes`; of several, those with a learned step, when
+    they agree: two patrollers side by side) in `routes`, else by its cell alone
+    in `starts`; a cell on no learned route step (a patroller not watched yet, as on a new level) that came
+    from a neighbour keeps going the same way onto a `vacated` (or mover's) cell ahead, and turns back
+    where the cell ahead holds anything else."""
     came_from = [[c[0], c[1]] for c in changes if c[2] == colour]
     out = []
     for cell in lib_cells_of(grid, colour):
         here = lib_patrol_key(cell[0], cell[1])
         came = [p for p in came_from if abs(p[0] - cell[0]) + abs(p[1] - cell[1]) == 1]
-        target = routes.get(lib_patrol_key(came[0][0], came[0][1]) + ">" + here) if len(came) == 1 else None
+        known = [routes[k] for k in [lib_patrol_key(p[0], p[1]) + ">" + here for p in came] if k in routes]
+        target = known[0] if known and all(k == known[0] for k in known) else None
         if target is None:
             target = starts.get(here)
+        if target is None and len(came) == 1:
+            x = 2 * cell[0] - came[0][0]
+            y = 2 * cell[1] - came[0][1]
+            target = [x, y] if lib_inside(grid, x, y) and (grid[y][x] == vacated or grid[y][x] in movers) \
+                else came[0]
         if target is not None:
             out.append([cell, target])
     return out
@@ -359,10 +369,11 @@ def lib_patrol_targets(grid: Any, changes: Any, colour: int, routes: Any, starts
 
 def lib_patrol(grid: Any, out: Any, changes: Any, colour: int, routes: Any, starts: Any, vacated: int,
                movers: Any, entered: Any) -> bool:
-    """Every `colour` cell takes its next step along a learned route, whatever the action (after the
-    action's movers moved in `out`). A patroller sharing a cell with a mover, or swapping cells with one,
-    is a touch of `colour` (listed in `entered`); a mover merely entering its old cell is not."""
-    steps = lib_patrol_targets(grid, changes, colour, routes, starts)
+    """Every `colour` cell takes its next step along a learned route (or, off every learned step, keeps
+    going: `lib_patrol_targets`), whatever the action (after the action's movers moved in `out`). A
+    patroller sharing a cell with a mover, or swapping cells with one, is a touch of `colour` (listed in
+    `entered`); a mover merely entering its old cell is not."""
+    steps = lib_patrol_targets(grid, changes, colour, routes, starts, vacated, movers)
     while colour in entered:
         entered.remove(colour)
     for step in steps:

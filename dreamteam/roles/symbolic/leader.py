@@ -6,7 +6,7 @@ Request context (task "decide", surface = leader.json):
     exploration ({"actions": path to the nearest untested action, "steps_since_new_state": n})
 Reply: {"goal", "plan", "source", "confidence", "reason"}.
 
-Rules: plans with a predicted-fatal action or a RESET are dropped (the harness resets after a loss), except
+Rules: plans that start with a predicted-fatal action, or hold a RESET, are dropped (the harness resets after a loss), except
 a tactic that begins with a RESET (its search found a level reset the cheapest way to its sub-goal).
 When no new state has been seen for `stale_after` steps (from the context, else `stale`, 12), the team is grinding: the leader walks to the
 nearest untested action (DISCOVER), whatever the tactics say, until something new shows up; when nothing
@@ -40,18 +40,23 @@ def _fatal(ctx: Mapping[str, Any]) -> set[str]:
 
 def _usable(items: Sequence[Any], fatal: set[str], budget: int | None,
             reset_first: bool = False) -> list[Mapping[str, Any]]:
-    """Proposals whose plan is non-empty, has no fatal action or RESET, and fits the budget (with
-    `reset_first`, a plan may begin with a RESET that more actions follow: a level reset the search found
-    to be the cheapest way to a sub-goal)."""
+    """Proposals whose plan is non-empty, does not start with a fatal action, has no RESET, and fits the
+    budget (with `reset_first`, a plan may begin with a RESET that more actions follow: a level reset the
+    search found to be the cheapest way to a sub-goal).
+
+    `fatal` holds the actions that lose the level from the current frame, so only a plan's first action is
+    judged by it: later steps start from other frames, which the rollout that made the plan already judged
+    (on a lava field the way out of a pocket often needs, later, the very action that is fatal here)."""
     out: list[Mapping[str, Any]] = []
     for item in items:
         actions = item.get("actions") if isinstance(item, Mapping) else None
         if not actions:
             continue
         names = [label(a) for a in actions]
+        first = names[0]
         if reset_first and len(names) > 1 and names[0] == "RESET":
-            names = names[1:]
-        if any(n in fatal or n == "RESET" or n.split("@")[0] in fatal for n in names):
+            names, first = names[1:], ""  # after the reset, the frame is another one
+        if "RESET" in names or first in fatal or first.split("@")[0] in fatal:
             continue
         out.append({**item, "actions": list(actions)[:budget] if budget else list(actions)})
     return out

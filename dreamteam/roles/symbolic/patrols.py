@@ -19,7 +19,7 @@ from dreamteam.roles.symbolic.artifact_dyn import lib_changes, lib_hex, lib_patr
 from dreamteam.roles.symbolic.evidence import Transition
 from dreamteam.roles.symbolic.model import PatrolRule
 
-MAX_PATROL_CELLS = 6
+MAX_PATROL_CELLS = 12
 """Colours with more cells than this are scenery, not patrollers (one cell per patroller is tracked)."""
 MIN_MOVES = 4
 MAX_CONTRADICTIONS = 0.1
@@ -102,6 +102,22 @@ def _cell(key: str) -> tuple[int, int]:
     return int(x), int(y)
 
 
+def _matched(cells: Sequence[Cell], following: Sequence[Cell]) -> dict[Cell, Cell]:
+    """Each cell's one next cell among `following` (on it or next to it), where that is unambiguous once the
+    cells already matched have taken theirs: two patrollers side by side, one stepping into the cell the
+    other leaves, are told apart when the other has only one way to go."""
+    options = {cell: [q for q in following if _near(cell, q) <= 1] for cell in cells}
+    matched: dict[Cell, Cell] = {}
+    while True:
+        sure = {cell: found[0] for cell, found in options.items() if cell not in matched and len(found) == 1}
+        if not sure:
+            return matched
+        matched.update(sure)
+        taken = set(sure.values())
+        options = {cell: [q for q in found if q not in taken or matched.get(cell) == q]
+                   for cell, found in options.items()}
+
+
 def learn_patrols(transitions: Sequence[Transition], background: int) -> tuple[PatrolRule, ...]:
     """Every colour that moves on its own along a route, with its learned route tables."""
     tallies: dict[int, _Tally] = defaultdict(_Tally)
@@ -118,12 +134,9 @@ def learn_patrols(transitions: Sequence[Transition], background: int) -> tuple[P
             following = _cells(after, colour)
             if not 0 < len(cells) <= MAX_PATROL_CELLS or len(following) != len(cells):
                 continue
-            for cell in cells:
-                targets = [q for q in following if _near(cell, q) <= 1]
-                if len(targets) != 1:
-                    continue
+            for cell, target in _matched(cells, following).items():
                 came = [c for c in changes if int(c[2]) == colour and _near(cell, c) == 1]
-                tallies[int(colour)].add(t, cell, targets[0], came)
+                tallies[int(colour)].add(t, cell, target, came)
     found = (tally.rule(colour) for colour, tally in sorted(tallies.items()))
     return tuple(rule for rule in found if rule is not None)
 
