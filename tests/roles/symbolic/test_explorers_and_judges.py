@@ -189,3 +189,15 @@ def test_leader_takes_a_tactic_that_begins_with_a_level_reset_but_no_other_reset
     assert decide(tactics=[late])["source"] == "probe"
     reset_probe = {**PROBE, "actions": [{"action": "RESET"}, {"action": "ACTION1"}]}
     assert decide(tactics=[], probes=[reset_probe])["plan"] == []
+
+
+def test_only_the_first_action_of_a_plan_is_judged_by_what_is_fatal_from_here() -> None:
+    """Out of a pocket in a lava field the way often needs, later, the very move that is fatal now."""
+    later = {**TACTIC, "actions": [{"action": "ACTION1"}, {"action": "ACTION2"}]}
+    assert decide(tactics=[later], fatal_actions=["ACTION2"])["source"] == "level_up"
+    assert decide(tactics=[later], fatal_actions=["ACTION1"])["source"] == "probe"
+    reset_then = {**TACTIC, "actions": [{"action": "RESET"}, {"action": "ACTION2"}]}
+    assert decide(tactics=[reset_then], fatal_actions=["ACTION2"])["source"] == "level_up", \
+        "after a reset the frame is another one"
+    assert decide(tactics=[{**TACTIC, "actions": [{"action": "ACTION1"}, {"action": "RESET"}]}],
+                  probes=[])["plan"] == []

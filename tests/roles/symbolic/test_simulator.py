@@ -10,10 +10,12 @@ import pytest
 from RestrictedPython import compile_restricted
 
 from dreamteam.codec import decode_grid, encode_grid
+from dreamteam.roles.symbolic.artifact_dyn import lib_patrol_targets
 from dreamteam.roles.symbolic.artifact_lib import lib_display, lib_parse
 from dreamteam.roles.symbolic.artifacts import ArtifactCache
 from dreamteam.roles.symbolic.evidence import decode_transitions
 from dreamteam.roles.symbolic.frames import DisplayCache
+from dreamteam.roles.symbolic.patrols import _matched
 from dreamteam.roles.symbolic.rollout import rollout_for
 from dreamteam.roles.symbolic.verify import correct, predictor_for
 
@@ -357,3 +359,28 @@ def test_remembered_exceptions_on_a_big_grid_keep_dynamics_under_the_sandbox_siz
     assert 10 <= len(remembered.memo) < len(transitions)
     assert len(source) < MAX_SOURCE_CHARS
     assert compile_restricted(source, "<dynamics>", "exec") is not None
+
+
+def test_side_by_side_patrollers_are_told_apart_when_one_steps_where_the_other_was() -> None:
+    """The upper patroller steps left, the lower one up into the cell it left: the lower one has only one
+    way to go, which leaves the upper one its only other option."""
+    assert _matched([(5, 5), (5, 6)], [(4, 5), (5, 5)]) == {(5, 6): (5, 5), (5, 5): (4, 5)}
+    assert _matched([(5, 5)], [(4, 5), (6, 5)]) == {}, "two ways to go and nothing to decide between them"
+
+
+def test_a_patroller_off_every_learned_step_keeps_going_and_turns_back_at_anything_but_floor() -> None:
+    floor, wall, sentry, player = 0, 5, 7, 2
+    grid = [[floor] * 6 for _ in range(3)]
+    grid[1][3] = sentry
+    came_from_left = [[2, 1, sentry]]
+    assert lib_patrol_targets(grid, came_from_left, sentry, {}, {}, floor) == [[[3, 1], [4, 1]]]
+    grid[1][4] = wall
+    assert lib_patrol_targets(grid, came_from_left, sentry, {}, {}, floor) == [[[3, 1], [2, 1]]]
+    grid[1][4] = player
+    assert lib_patrol_targets(grid, came_from_left, sentry, {}, {}, floor, {player}) == [[[3, 1], [4, 1]]]
+    learned = {"2,1>3,1": [3, 0]}
+    assert lib_patrol_targets(grid, came_from_left, sentry, learned, {}, floor) == [[[3, 1], [3, 0]]]
+    # two cells it may have come from: the one with a learned step decides
+    both = [[2, 1, sentry], [3, 2, sentry]]
+    assert lib_patrol_targets(grid, both, sentry, learned, {}, floor) == [[[3, 1], [3, 0]]]
+    assert lib_patrol_targets(grid, both, sentry, {}, {}, floor) == [], "nothing learned, nothing to go on"
