@@ -9,7 +9,8 @@
 - `repeat-level-up-each:colourK`: every object of the colours that entered K right before a level-up
   stands on K at once (all blocks on targets, the player anywhere). With several such objects, one of
   them entering K (`repeat-level-up`) is then no longer taken to complete the level (priority 2), though
-  it is still tried when all at once cannot be reached.
+  it is still tried when all at once cannot be reached, and then asks for one more of them on K than now
+  (taking one off and putting it back is no progress).
 - `repeat-level-up-after:colourK`: the colours that had left all their level-start cells right before every
   level-up seen (things picked up: a key, a spark) are gone, and the last move took a mover into or
   against colour K, which it entered (or, sliding, ran into) right before a level-up; the single `repeat-level-up` is then
@@ -128,6 +129,8 @@ class Evidence:
     tried_holding: frozenset[tuple[int, int]] = frozenset()
     """(stopper colour K, colour X) pairs: a mover ran into K while X was gone from all its level-start cells
     (filled in by `Recall`, given the level start)."""
+    pushed: frozenset[int] = frozenset()
+    """Movers never seen moving on their own (in the window): things that move only when pushed."""
     unrewarded: frozenset[tuple[int, int]] = frozenset()
     """(mover, colour) pairs seen entering in a transition that completed no level: that mover entering that
     colour is not enough by itself (several avatars that must all stand on their goals)."""
@@ -314,7 +317,7 @@ def gather(transitions: Sequence[Transition], cache: MotionCache | None = None,
     lasts, held = _lasts(transitions, collected_colours, table) if collected_colours else ((), 0)
     return Evidence(movers, moves, frozenset(visited), frozenset(pairs), frozenset(before_up), collected_colours,
                     lasts, held, slides=frozenset(k for k in sliders if k[1] in movers),
-                    unrewarded=frozenset(unrewarded))
+                    pushed=movers - primary, unrewarded=frozenset(unrewarded))
 
 
 class LevelStarts:
@@ -521,6 +524,20 @@ def _enters(start: Array, colour: int, movers: frozenset[int], tints: Sequence[T
     return test
 
 
+def _one_more_on(start: Array, colour: int, movers: frozenset[int], floor: Array, tints: Sequence[Tint]) -> Test:
+    """A mover enters colour K and, after the step, more cells of the movers stand on K than at `start`
+    (progress towards all on K: taking one block off a target and putting it back is none)."""
+    enters = _enters(start, colour, movers, tints)
+    under = _on_cells(start, colour, floor, tints)
+    table = colour_table(_aliases(movers, tints))
+    now = int((table[start] & under).sum())
+
+    def test(grid: Array, events: Sequence[str]) -> bool:
+        return enters(grid, events) and int((table[grid] & under).sum()) > now
+
+    return test
+
+
 def _collect_then_touch(start: Array, level: Array, gone: Collection[int], colour: int,
                         movers: frozenset[int], directions: Mapping[str, tuple[int, int]],
                         tints: Sequence[Tint] = ()) -> Test:
@@ -626,14 +643,18 @@ def walk_fields(passable: npt.NDArray[np.bool_], ys: npt.NDArray[np.intp],
 
 
 def _distance_to(start: Array, colour: int, group: frozenset[int], floor: Array, tints: Sequence[Tint],
-                 pushers: Collection[int] = (), walls: Collection[int] = ()) -> Callable[[Array], float]:
+                 pushers: Collection[int] = (), walls: Collection[int] = (), pushed: bool = False,
+                 ) -> Callable[[Array], float]:
     """The estimate of `repeat-level-up-each`: the steps that bring the group's cells off colour K onto
-    distinct free K cells, plus the steps the nearest other mover (`pushers`) needs to reach one of them.
+    distinct free K cells, plus the steps the nearest other mover (`pushers`) needs to reach one of them;
+    with `pushed` (the group moves only when pushed), infinite when a one-cell object of it sits off K in a
+    corner of walls (it can never leave it).
     Steps walk around `walls` (colours that stopped movers and draw big structures) when there are at most
     `MAX_FIELDS` K cells; otherwise, and where walls cut a cell off, they are Manhattan steps."""
     under = _on_cells(start, colour, floor, tints)
     table = colour_table(group)
     others = colour_table(pushers)
+    stuck = _cornered(~colour_table(set(walls))[start]) if pushed and walls else None
     goal_ys, goal_xs = np.nonzero(under)
     field_of = np.full(under.shape, -1, dtype=np.intp)
     field_of[goal_ys, goal_xs] = np.arange(len(goal_xs))
@@ -655,6 +676,8 @@ def _distance_to(start: Array, colour: int, group: frozenset[int], floor: Array,
         cy, cx = np.nonzero(mine & ~under)
         if not len(cx):
             return 0.0
+        if stuck is not None and _stuck(mine, stuck, cy, cx):
+            return math.inf
         ys, xs = np.nonzero(under & ~mine)
         if not len(xs):
             return float(grid.size)
@@ -667,6 +690,29 @@ def _distance_to(start: Array, colour: int, group: frozenset[int], floor: Array,
         return total
 
     return estimate
+
+
+def _cornered(passable: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """Cells with a wall (or the grid's edge) on a side along each axis: a one-cell object there that only
+    moves when pushed can never move again (the pusher would have to stand in a wall)."""
+    around = np.pad(passable, 1, constant_values=False)
+    across = ~around[1:-1, :-2] | ~around[1:-1, 2:]
+    along = ~around[:-2, 1:-1] | ~around[2:, 1:-1]
+    cornered: npt.NDArray[np.bool_] = passable & across & along
+    return cornered
+
+
+def _stuck(mine: npt.NDArray[np.bool_], cornered: npt.NDArray[np.bool_], cy: npt.NDArray[np.intp],
+           cx: npt.NDArray[np.intp]) -> bool:
+    """Whether a cell of the group off its goal is a lone cell (no group cell beside it) in a corner."""
+    height, width = mine.shape
+    for y, x in zip(cy.tolist(), cx.tolist(), strict=True):
+        if not cornered[y, x]:
+            continue
+        beside = [(y + dy, x + dx) for dy, dx in ((0, 1), (0, -1), (1, 0), (-1, 0))]
+        if not any(0 <= a < height and 0 <= b < width and mine[a, b] for a, b in beside):
+            return True
+    return False
 
 
 def _matched(steps: npt.NDArray[np.intp]) -> float:
@@ -721,6 +767,7 @@ def derive(evidence: Evidence, start: Array, floor: Array | None = None, tints: 
             (m, c) for m, c in evidence.level_up_pairs if c not in walls or (m, c) in evidence.pairs))
     if floor is not None and floor.shape == start.shape:
         goals += _all_on_goals(evidence, start, floor, movers_here, tints, walls)
+        goals += _cover_goals(evidence, start, floor, movers_here, tints, walls)
     several = {g.name.rsplit(":colour", 1)[1] for g in goals if g.name.startswith("repeat-level-up-each:")}
     level = floor if floor is not None and floor.shape == start.shape else start
     gone = {c for c in evidence.collected if (level == c).any()}
@@ -742,7 +789,8 @@ def derive(evidence: Evidence, start: Array, floor: Array | None = None, tints: 
             goals.append(SubGoal(f"repeat-level-up:colour{colour}",
                                  f"make {_names(who)} enter colour {colour}, as right before a level-up",
                                  2 if str(colour) in several or gone or alone else 1,
-                                 _enters(start, colour, who, tints)))
+                                 _enters(start, colour, who, tints) if str(colour) not in several
+                                 else _one_more_on(start, colour, who, level, tints)))
     counts = np.bincount(start.ravel().astype(np.intp) & 15, minlength=16)
     for colour in sorted(present - evidence.level_up_entered, key=lambda c: (counts[c], c)):
         who = frozenset(m for m in movers_here if (m, colour) not in evidence.pairs)
@@ -935,22 +983,50 @@ def _all_inside(cells: Collection[tuple[int, int]], mask: npt.NDArray[np.bool_])
 
 def _all_on_goals(evidence: Evidence, start: Array, floor: Array, movers_here: Collection[int],
                   tints: Sequence[Tint], walls: Collection[int] = ()) -> list[SubGoal]:
-    """`repeat-level-up-all` (every mover here on K) and `repeat-level-up-each` (every object of the colours
-    that entered K before a level-up on K) for each colour K entered right before a level-up."""
+    """`repeat-level-up-all` (every mover here that moves on its own on K) and `repeat-level-up-each` (every
+    object of the colours that entered K before a level-up on K) for each colour K entered right before a
+    level-up."""
     goals = []
+    walkers = set(movers_here) - _aliases(evidence.pushed, tints)  # (pushed blocks have their own goal)
     for colour in sorted(evidence.level_up_entered & ({int(c) for c in np.unique(floor)} | {u for _, u, _ in tints})):
-        if len(movers_here) >= 2:
+        if len(walkers) >= 2:
             goals.append(SubGoal(f"repeat-level-up-all:colour{colour}",
-                                 f"every mover ({_names(movers_here)}) on colour {colour} at once", 1,
-                                 _each_mover_on(start, colour, movers_here, floor, tints),
-                                 _distance_to(start, colour, frozenset(movers_here), floor, tints, walls=walls)))
+                                 f"every mover ({_names(walkers)}) on colour {colour} at once", 1,
+                                 _each_mover_on(start, colour, walkers, floor, tints),
+                                 _distance_to(start, colour, frozenset(walkers), floor, tints, walls=walls)))
         who = _aliases({m for m, c in evidence.level_up_pairs if c == colour}, tints)
         cells = int(colour_table(who)[start].sum())
         if who and cells >= 2 and not set(movers_here) <= who:
             goals.append(SubGoal(f"repeat-level-up-each:colour{colour}",
                                  f"every object of {_names(who)} on colour {colour} at once", 1,
                                  _all_on(start, colour, [who], floor, tints),
-                                 _distance_to(start, colour, who, floor, tints, set(movers_here) - who, walls)))
+                                 _distance_to(start, colour, who, floor, tints, set(movers_here) - who, walls,
+                                              who <= _aliases(evidence.pushed, tints))))
+    return goals
+
+
+def _cover_goals(evidence: Evidence, start: Array, floor: Array, movers_here: Collection[int],
+                 tints: Sequence[Tint], walls: Collection[int] = ()) -> list[SubGoal]:
+    """`cover:colourK` for each colour K a pushed object shows a tint on (it was seen standing on K: a block
+    on its target), with no level-up on K seen yet, while K has a cell for each cell of those objects, they
+    show at least two cells, K is no floor (at most `MAX_TOUCH_CELLS` cells, and at most half of the objects
+    stand on it now: the floor a block on a target leaves for is no goal): every such object on K at once. A guess made before any level-up (the
+    first level may already ask for several); once a level-up on K is seen, `repeat-level-up-each` takes
+    over. Only while some mover here is not in the group (one to push them)."""
+    goals = []
+    for colour in sorted({u for c, u, _ in tints if c in evidence.movers} - evidence.level_up_entered):
+        who = _aliases({c for c, u, _ in tints if u == colour and c in evidence.movers}, tints) - {colour}
+        cells = int(colour_table(who)[start].sum())
+        under = _on_cells(start, colour, floor, tints)
+        room, on = int(under.sum()), int((colour_table(who)[start] & under).sum())
+        if cells < 2 or not set(movers_here) - who or not cells <= room <= MAX_TOUCH_CELLS or 2 * on > cells:
+            continue
+        goals.append(SubGoal(f"cover:colour{colour}",
+                             f"every object of {_names(who)} on colour {colour} at once (each shows a tint "
+                             "there; no level-up seen yet)", 2,
+                             _all_on(start, colour, [who], floor, tints),
+                             _distance_to(start, colour, frozenset(who), floor, tints, set(movers_here) - who,
+                                          walls, who <= _aliases(evidence.pushed, tints))))
     return goals
 
 

@@ -54,6 +54,9 @@ DEEP_GROWTH = 8
 level-completing sub-goal doubles its nodes, seconds and depth (and the searches waited between two deep
 ones), up to this factor. Large levels (a 15x14-cell maze, many rooms) need more predicted steps than a
 tutorial-sized one; the wait keeps the time spent per step the same on average."""
+GUIDED_GROWTH = 4
+"""The guided search after a deep one grows with it, up to this factor: three blocks to place on a large
+level need some 30,000 to 100,000 predicted steps."""
 LAPSE_LIMITS = SearchLimits(nodes=20_000, depth=120, seconds=2.0)
 """Limits of the search in which collected things come back (`Lapsing`): its states also count the actions
 held, so it expands more of them than the quick search; it runs once per (world model, frame, sub-goal)
@@ -283,8 +286,9 @@ class InductiveAnswerer:
         moving = bool(getattr(rollout, "movers", ())) and not any(a.get("action") == "ACTION6" for a in actions)
         for goal in wanted if moving else []:
             if goal.name not in deep and goal.estimate is not None:
-                guided = SearchLimits(ESTIMATED_LIMITS.nodes, ESTIMATED_LIMITS.depth if cap is None else
-                                      min(ESTIMATED_LIMITS.depth, cap), ESTIMATED_LIMITS.seconds)
+                grown = min(scale, GUIDED_GROWTH)
+                guided = SearchLimits(ESTIMATED_LIMITS.nodes * grown, ESTIMATED_LIMITS.depth if cap is None else
+                                      min(ESTIMATED_LIMITS.depth, cap), ESTIMATED_LIMITS.seconds * grown)
                 plan, steps = best_first(rollout, start, [*actions, *resets], goal, guided)
                 more += steps
                 if plan is not None:

@@ -6,6 +6,7 @@ planner that makes a clickable canvas match a displayed target panel."""
 from __future__ import annotations
 
 import heapq
+import math
 import time
 from collections import deque
 from collections.abc import Hashable, Iterator, Mapping, Sequence
@@ -133,9 +134,10 @@ def best_first(rollout: Rollout, start: Any, actions: Sequence[Action], goal: Su
             grid = rollout.grid(following)
             if action.get("action") != "RESET" and goal.test(grid, [*events, by_action(action)]):
                 return _plan(links, child), expanded
-            if "level_up" not in events:
+            away = estimate(grid)
+            if "level_up" not in events and away != math.inf:  # (inf: the goal cannot be reached from there)
                 states[child] = following
-                heapq.heappush(heap, (length + 1 + WEIGHT * estimate(grid), child, child, length + 1))
+                heapq.heappush(heap, (length + 1 + WEIGHT * away, child, child, length + 1))
     return None, expanded
 
 

@@ -412,3 +412,52 @@ def test_the_estimate_walks_around_walls() -> None:
     around = _distance_to(start, 14, frozenset({PLAYER}), start, (), walls={WALL})
     straight = _distance_to(start, 14, frozenset({PLAYER}), start, ())
     assert around(start) == 10 and straight(start) == 2  # Manhattan would go through the wall
+
+
+def test_before_any_level_up_every_block_on_the_colour_it_shows_a_tint_on_is_a_goal_and_its_search_skips_corners() -> None:
+    """Blocks show a tint on targets: before any level-up, all of them on targets at once is worth a search
+    (a first level may ask for several). The floor, which a block on a target shows its plain colour on, is
+    no such goal. A block pushed into a corner off the targets can never leave it: the estimate says so."""
+    rows = ["333333333",
+            "355555553",
+            "3555c5c53",
+            "355555553",
+            "355569653",
+            "333333333"]
+    start = grid_of(rows)
+    first = Evidence(frozenset({PLAYER, BOX, TINTED}), (), frozenset(), frozenset({(PLAYER, FLOOR)}),
+                     stoppers=frozenset({WALL}), pushed=frozenset({BOX, TINTED}))
+    goals = {g.name: g for g in derive(first, start, start, TINTS)}
+    cover = goals[f"cover:colour{TARGET}"]
+    assert cover.priority == 2 and f"cover:colour{FLOOR}" not in goals
+    both = start.copy()
+    both[2, 4], both[4, 4], both[2, 6], both[4, 6] = FLOOR, TINTED, FLOOR, TINTED
+    assert not cover.test(start, []) and cover.test(both, [])
+    assert cover.estimate is not None and cover.estimate(both) == 0
+    assert np.isfinite(cover.estimate(start))
+    cornered = start.copy()
+    cornered[2, 4], cornered[1, 1] = FLOOR, BOX
+    assert cover.estimate(cornered) == np.inf
+    room = Room(rows)
+    plan, _ = best_first(room, room.start(start), [{"action": name} for name in MOVES], cover,
+                         SearchLimits(nodes=20_000, depth=60, seconds=30.0))
+    assert plan is not None
+    # walkers in a corner are not stuck: without `pushed` the same estimate stays finite
+    walking = {g.name: g for g in derive(replace(first, pushed=frozenset()), start, start, TINTS)}
+    estimate = walking[f"cover:colour{TARGET}"].estimate
+    assert estimate is not None and np.isfinite(estimate(cornered))
+    # after a level-up on the targets the repeated goal takes over, and one block entering asks for progress
+    later = replace(first, level_up_pairs=frozenset({(BOX, TARGET)}))
+    goals = {g.name: g for g in derive(later, start, start, TINTS)}
+    assert f"cover:colour{TARGET}" not in goals and f"repeat-level-up-each:colour{TARGET}" in goals
+    assert f"repeat-level-up-all:colour{TARGET}" not in goals, "only one mover walks: the player"
+    # A on its target, B one push away from the other
+    ready = start.copy()
+    ready[2, 4], ready[4, 4], ready[2, 6], ready[3, 6], ready[4, 5], ready[2, 6] = FLOOR, TINTED, FLOOR, BOX, FLOOR, PLAYER
+    one = {g.name: g for g in derive(later, ready, start, TINTS)}[f"repeat-level-up:colour{TARGET}"]
+    pushed_on = ready.copy()
+    pushed_on[4, 6], pushed_on[3, 6], pushed_on[2, 6] = TINTED, PLAYER, FLOOR
+    assert one.test(pushed_on, []) and not one.test(ready, [])
+    swapped = pushed_on.copy()
+    swapped[4, 4], swapped[3, 4] = TARGET, BOX
+    assert not one.test(swapped, []), "B on its target while A left its own is no progress"
