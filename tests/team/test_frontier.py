@@ -9,21 +9,33 @@ from dreamteam.cli import main
 from dreamteam.workspace import Workspace
 
 
-def test_grinding_team_walks_the_frontier_and_resets_only_when_the_map_says_so(tmp_path: Path) -> None:
-    # lava's first levels kill the symbolic team a few times and make it grind within 100 steps (fuse, used
-    # before, is now won without grinding); every level reset is the leader's after a loss or the map's
-    run = tmp_path / "run"
-    assert main(["play", "lava", "--agent", "team", "--budget", "100", "--out", str(run), "--quiet"]) == 0
+def _decisions(run: Path) -> tuple[dict[int, dict[str, object]], list[str]]:
     decisions: dict[int, dict[str, object]] = {}
     with Workspace.open(run / "workspace") as ws:
         messages = [ws.repo.commit(sha).message for _, sha in sorted(ws.steps().items())]
         for _, sha in sorted(ws.steps().items()):
             for d in json.loads(ws.read_surface("leadership", sha)).get("decisions", []):
                 decisions[int(d["step"])] = d
+    return decisions, messages
+
+
+def test_grinding_team_walks_the_frontier(tmp_path: Path) -> None:
+    # keys' second level makes the symbolic team grind within 100 steps (fuse and lava, used before, are now
+    # won or played on without grinding)
+    run = tmp_path / "run"
+    assert main(["play", "keys", "--agent", "team", "--budget", "100", "--out", str(run), "--quiet"]) == 0
+    decisions, messages = _decisions(run)
     frontier = [d for d in decisions.values() if d["source"] == "map-frontier"]
-    assert frontier, "lava's first level makes the symbolic team grind within 100 steps"
+    assert frontier, "keys makes the symbolic team grind within 100 steps"
     assert all("no new state for" in str(d["reason"]) for d in frontier)
     assert any("inductive skipped: no new state" in m for m in messages)
+
+
+def test_every_level_reset_is_the_leader_s_after_a_loss_or_the_map_s(tmp_path: Path) -> None:
+    # lava's first levels kill the symbolic team a few times within 100 steps
+    run = tmp_path / "run"
+    assert main(["play", "lava", "--agent", "team", "--budget", "100", "--out", str(run), "--quiet"]) == 0
+    decisions, _ = _decisions(run)
     resets = [d for d in decisions.values() if d["plan"] == ["RESET"]]
     assert resets
     assert all((d["source"] == "map-frontier" and "reset the level" in str(d["reason"]))

@@ -341,13 +341,13 @@ def lib_patrol_key(x: int, y: int) -> str:
 
 
 def lib_patrol_targets(grid: Any, changes: Any, colour: int, routes: Any, starts: Any,
-                       vacated: int = -1, movers: Any = ()) -> list[list[Any]]:
+                       vacated: int = -1, movers: Any = (), guess: bool = True) -> list[list[Any]]:
     """[[cell, next cell]] for each `colour` cell with a next cell: by where it came from (a `colour` cell
     of the previous frame next to it, read from `changes`; of several, those with a learned step, when
     they agree: two patrollers side by side) in `routes`, else by its cell alone
     in `starts`; a cell on no learned route step (a patroller not watched yet, as on a new level) that came
     from a neighbour keeps going the same way onto a `vacated` (or mover's) cell ahead, and turns back
-    where the cell ahead holds anything else."""
+    where the cell ahead holds anything else (unless `guess` is false: then it stays)."""
     came_from = [[c[0], c[1]] for c in changes if c[2] == colour]
     out = []
     for cell in lib_cells_of(grid, colour):
@@ -357,7 +357,7 @@ def lib_patrol_targets(grid: Any, changes: Any, colour: int, routes: Any, starts
         target = known[0] if known and all(k == known[0] for k in known) else None
         if target is None:
             target = starts.get(here)
-        if target is None and len(came) == 1:
+        if target is None and len(came) == 1 and guess:
             x = 2 * cell[0] - came[0][0]
             y = 2 * cell[1] - came[0][1]
             target = [x, y] if lib_inside(grid, x, y) and (grid[y][x] == vacated or grid[y][x] in movers) \
@@ -368,12 +368,12 @@ def lib_patrol_targets(grid: Any, changes: Any, colour: int, routes: Any, starts
 
 
 def lib_patrol(grid: Any, out: Any, changes: Any, colour: int, routes: Any, starts: Any, vacated: int,
-               movers: Any, entered: Any) -> bool:
+               movers: Any, entered: Any, guess: bool = True) -> bool:
     """Every `colour` cell takes its next step along a learned route (or, off every learned step, keeps
     going: `lib_patrol_targets`), whatever the action (after the action's movers moved in `out`). A
     patroller sharing a cell with a mover, or swapping cells with one, is a touch of `colour` (listed in
     `entered`); a mover merely entering its old cell is not."""
-    steps = lib_patrol_targets(grid, changes, colour, routes, starts, vacated, movers)
+    steps = lib_patrol_targets(grid, changes, colour, routes, starts, vacated, movers, guess)
     while colour in entered:
         entered.remove(colour)
     for step in steps:

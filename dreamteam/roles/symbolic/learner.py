@@ -93,11 +93,13 @@ def learn_touches(transitions: Sequence[Transition], rules: WorldRules) -> tuple
     fatal: set[int] = set()
     window = window_changes(transitions) if rules.patrols else {}
     for t in transitions:
-        if not t.before.same_layout(t.after) and not t.level_up:
-            continue
+        if not t.before.same_layout(t.after) and not t.level_up or t.label == "RESET":
+            continue  # (a RESET after a loss starts from the loss: patrollers on the player touch nothing)
         out = t.before.grid.tolist()
         moved, entered = apply_moves(rules, out, t.label)
-        apply_patrols(rules, t.before.grid.tolist(), out, window.get(t.index, []), entered)
+        # (a patroller's guessed step is no evidence: a touch it predicts may not have happened, and a
+        # colour once touched safely is never fatal)
+        apply_patrols(rules, t.before.grid.tolist(), out, window.get(t.index, []), entered, guess=False)
         if not moved and not entered:
             continue
         if t.level_up:

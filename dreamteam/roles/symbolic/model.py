@@ -233,12 +233,13 @@ def apply_moves(rules: WorldRules, grid: list[list[int]], action: str,
 
 
 def apply_patrols(rules: WorldRules, grid: list[list[int]], out: list[list[int]], changes: Sequence[Any],
-                  entered: list[int]) -> None:
-    """Every patrol takes its step in `out` (after the action's movers moved), noting touches in `entered`."""
+                  entered: list[int], guess: bool = True) -> None:
+    """Every patrol takes its step in `out` (after the action's movers moved), noting touches in `entered`
+    (without `guess`, a patroller on no learned route step stays: `lib_patrol_targets`)."""
     movers = rules.mover_colours()
     for patrol in rules.patrols:
         routes, starts = patrol.tables()
-        lib_patrol(grid, out, list(changes), patrol.colour, routes, starts, patrol.vacated, movers, entered)
+        lib_patrol(grid, out, list(changes), patrol.colour, routes, starts, patrol.vacated, movers, entered, guess)
 
 
 def step_rules(

@@ -15,6 +15,8 @@ from dreamteam.roles.symbolic.artifact_lib import lib_display, lib_parse
 from dreamteam.roles.symbolic.artifacts import ArtifactCache
 from dreamteam.roles.symbolic.evidence import decode_transitions
 from dreamteam.roles.symbolic.frames import DisplayCache
+from dreamteam.roles.symbolic.learner import learn_touches
+from dreamteam.roles.symbolic.model import MoveRule, PatrolRule, WorldRules
 from dreamteam.roles.symbolic.patrols import _matched
 from dreamteam.roles.symbolic.rollout import rollout_for
 from dreamteam.roles.symbolic.verify import correct, predictor_for
@@ -30,6 +32,7 @@ from .worlds import (
     TileWorld,
     TimerWorld,
     ToggleWorld,
+    display,
     random_clicks,
     random_moves,
     record,
@@ -384,3 +387,30 @@ def test_a_patroller_off_every_learned_step_keeps_going_and_turns_back_at_anythi
     both = [[2, 1, sentry], [3, 2, sentry]]
     assert lib_patrol_targets(grid, both, sentry, learned, {}, floor) == [[[3, 1], [3, 0]]]
     assert lib_patrol_targets(grid, both, sentry, {}, {}, floor) == [], "nothing learned, nothing to go on"
+
+
+def test_a_reset_after_a_loss_is_no_evidence_that_touching_the_patroller_is_safe() -> None:
+    """The RESET after a loss starts from the frame of the loss, where a patroller's next step lands on the
+    player: that predicted touch happened in no game and must not make the patroller's colour safe."""
+    wall, floor, player, sentry = 3, 5, 9, 12
+
+    def frame(px: int, sx: int) -> str:
+        grid = np.full((16, 16), wall, dtype=np.int8)
+        grid[1, 1:15] = floor
+        grid[1, px], grid[1, sx] = player, sentry
+        return encode_grid(display(grid, 4, 0))
+
+    def entry(step: int, action: str, before: str, after: str, game_over: bool = False) -> dict[str, Any]:
+        return {"step": step, "level": 0, "action": {"action": action}, "before": before, "after": after,
+                "frames": 1, "history": {}, "level_up": False, "game_over": game_over, "pinned": False,
+                "pin_reason": ""}
+
+    rules = WorldRules(hints=((4, 0, 0),), moves=(MoveRule("ACTION4", player, 1, 0, (wall,), vacated=floor),
+                                                  MoveRule("ACTION3", player, -1, 0, (wall,), vacated=floor)),
+                       patrols=(PatrolRule(sentry, (), (("2,1", (3, 1)), ("3,1", (2, 1))), floor),))
+    raw = [entry(0, "ACTION3", frame(9, 3), frame(8, 2)),
+           entry(1, "ACTION4", frame(2, 3), frame(3, 2), game_over=True),  # walked into the sentry
+           entry(2, "RESET", frame(3, 2), frame(9, 3))]
+    transitions = decode_transitions(raw, [[4, 0, 0]], DisplayCache())
+    assert learn_touches(transitions, rules)[1] == (sentry,)
+    assert learn_touches(transitions[:2], rules)[1] == (sentry,)
