@@ -11,6 +11,8 @@
   them entering K (`repeat-level-up`) is then no longer taken to complete the level (priority 2), though
   it is still tried when all at once cannot be reached, and then asks for one more of them on K than now
   (taking one off and putting it back is no progress).
+- `cover:colourK` (no level-up on K yet): every pushed object that shows a tint on K stands on K at once
+  (a first level that already asks for several blocks on their targets).
 - `repeat-level-up-after:colourK`: the colours that had left all their level-start cells right before every
   level-up seen (things picked up: a key, a spark) are gone, and the last move took a mover into or
   against colour K, which it entered (or, sliding, ran into) right before a level-up; the single `repeat-level-up` is then
