@@ -93,7 +93,7 @@ def learn_touches(transitions: Sequence[Transition], rules: WorldRules) -> tuple
     fatal: set[int] = set()
     window = window_changes(transitions) if rules.patrols else {}
     for t in transitions:
-        if not t.before.same_layout(t.after) and not t.level_up or t.label == "RESET":
+        if (not t.before.same_layout(t.after) and not t.level_up) or t.label == "RESET":
             continue  # (a RESET after a loss starts from the loss: patrollers on the player touch nothing)
         out = t.before.grid.tolist()
         moved, entered = apply_moves(rules, out, t.label)

@@ -102,7 +102,7 @@ def _cell(key: str) -> tuple[int, int]:
     return int(x), int(y)
 
 
-def _matched(cells: Sequence[Cell], following: Sequence[Cell]) -> dict[Cell, Cell]:
+def _paired(cells: Sequence[Cell], following: Sequence[Cell]) -> dict[Cell, Cell]:
     """Each cell's one next cell among `following` (on it or next to it), where that is unambiguous once the
     cells already matched have taken theirs: two patrollers side by side, one stepping into the cell the
     other leaves, are told apart when the other has only one way to go."""
@@ -134,7 +134,7 @@ def learn_patrols(transitions: Sequence[Transition], background: int) -> tuple[P
             following = _cells(after, colour)
             if not 0 < len(cells) <= MAX_PATROL_CELLS or len(following) != len(cells):
                 continue
-            for cell, target in _matched(cells, following).items():
+            for cell, target in _paired(cells, following).items():
                 came = [c for c in changes if int(c[2]) == colour and _near(cell, c) == 1]
                 tallies[int(colour)].add(t, cell, target, came)
     found = (tally.rule(colour) for colour, tally in sorted(tallies.items()))

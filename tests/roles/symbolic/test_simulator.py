@@ -17,7 +17,7 @@ from dreamteam.roles.symbolic.evidence import decode_transitions
 from dreamteam.roles.symbolic.frames import DisplayCache
 from dreamteam.roles.symbolic.learner import learn_touches
 from dreamteam.roles.symbolic.model import MoveRule, PatrolRule, WorldRules
-from dreamteam.roles.symbolic.patrols import _matched
+from dreamteam.roles.symbolic.patrols import _paired
 from dreamteam.roles.symbolic.rollout import rollout_for
 from dreamteam.roles.symbolic.verify import correct, predictor_for
 
@@ -367,8 +367,8 @@ def test_remembered_exceptions_on_a_big_grid_keep_dynamics_under_the_sandbox_siz
 def test_side_by_side_patrollers_are_told_apart_when_one_steps_where_the_other_was() -> None:
     """The upper patroller steps left, the lower one up into the cell it left: the lower one has only one
     way to go, which leaves the upper one its only other option."""
-    assert _matched([(5, 5), (5, 6)], [(4, 5), (5, 5)]) == {(5, 6): (5, 5), (5, 5): (4, 5)}
-    assert _matched([(5, 5)], [(4, 5), (6, 5)]) == {}, "two ways to go and nothing to decide between them"
+    assert _paired([(5, 5), (5, 6)], [(4, 5), (5, 5)]) == {(5, 6): (5, 5), (5, 5): (4, 5)}
+    assert _paired([(5, 5)], [(4, 5), (6, 5)]) == {}, "two ways to go and nothing to decide between them"
 
 
 def test_a_patroller_off_every_learned_step_keeps_going_and_turns_back_at_anything_but_floor() -> None:
