@@ -177,20 +177,56 @@ def _swept(t: Transition, colour: int, shift: tuple[int, int]) -> set[int]:
     return out
 
 
-def _slid_into(t: Transition, colour: int, step: tuple[int, int], floor: int) -> set[int]:
-    """What a sliding mover runs into: from each of its cells, the first cell along `step` (a unit step) that
-    is neither its own colour nor the floor."""
+def _slid_over(t: Transition, colour: int, step: tuple[int, int], floor: int, stops: Collection[int]) -> set[int]:
+    """What a sliding mover ran over and into on the step that completed a level (whose end the next level's
+    grid does not show): from each of its cells along `step`, every colour up to the first one seen stopping
+    a slide (`stops`) or the edge. A slide passes over what never stopped one (a spark it picks up on the
+    way into the door)."""
     grid = t.before.grid
     rows, cols = grid.shape
     ys, xs = np.nonzero(grid == colour)
     out = set()
     for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
         tx, ty = x + step[0], y + step[1]
-        while 0 <= tx < cols and 0 <= ty < rows and int(grid[ty, tx]) in (colour, floor):
+        while 0 <= tx < cols and 0 <= ty < rows:
+            here = int(grid[ty, tx])
+            if here not in (colour, floor):
+                out.add(here)
+                if here in stops:
+                    break
             tx, ty = tx + step[0], ty + step[1]
-        if 0 <= tx < cols and 0 <= ty < rows:
-            out.add(int(grid[ty, tx]))
     return out
+
+
+def _stops(moves: Sequence[tuple[Transition, int, tuple[int, int]]],
+           sliders: Collection[tuple[str, int]]) -> set[int]:
+    """Colours seen right past where a slide ended (what stopped it), off level-ups."""
+    out: set[int] = set()
+    for t, colour, shift in moves:
+        if (t.label, colour) not in sliders or t.level_up:
+            continue
+        grid = t.after.grid
+        rows, cols = grid.shape
+        dx, dy = _unit(shift)
+        ys, xs = np.nonzero(grid == colour)
+        for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
+            if 0 <= x + dx < cols and 0 <= y + dy < rows and int(grid[y + dy, x + dx]) != colour:
+                out.add(int(grid[y + dy, x + dx]))
+    return out
+
+
+def _vanished(transitions: Sequence[Transition], movers: Collection[int]) -> set[int]:
+    """Colours (not movers) seen turning into the floor off level-ups and resets: things taken or used up."""
+    out: set[int] = set()
+    for t in transitions:
+        if not t.local or t.level_up:
+            continue
+        before, after = t.before.grid, t.after.grid
+        floor = _commonest(before)
+        gone = (before != after) & (after == floor)
+        if gone.any():
+            out |= {int(c) for c in np.unique(before[gone])}
+    return out - set(movers)
 
 
 def _commonest(grid: Array) -> int:
@@ -279,6 +315,10 @@ def gather(transitions: Sequence[Transition], cache: MotionCache | None = None,
     shifts = {k: v for k, v in shifts.items() if k[1] in movers}
     # a mover whose moves on one action have several lengths in one direction slides until stopped
     sliders = {key for key, seen in lengths.items() if len(seen) > 1 and len({_unit(s) for s in seen}) == 1}
+    # a mover seen sliding on one action slides on the others it was seen moving one length on (the window may
+    # hold a single slide of that action, whose length says nothing)
+    sliding = {colour for _, colour in sliders}
+    sliders |= {key for key, seen in lengths.items() if key[1] in sliding and len(seen) == 1}
     unrewarded: set[tuple[int, int]] = set()
     for t, colour, shift in moves_seen:
         swept = _swept if (t.label, colour) in sliders else _entered
@@ -286,28 +326,38 @@ def gather(transitions: Sequence[Transition], cache: MotionCache | None = None,
         pairs |= now
         if not t.level_up:
             unrewarded |= now
+    stops = _stops(moves_seen, sliders)
     before_up: set[tuple[int, int]] = set()
     collected: set[int] | None = None
+    always_entered: set[int] | None = None
     level_start: Array | None = None
     for t in transitions:
         if t.step == 0:
             level_start = t.before.grid
         if t.level_up:
             floor = _commonest(t.before.grid)
+            here: set[tuple[int, int]] = set()
             for (label, colour), shift in shifts.items():
                 if label == t.label:
                     if (label, colour) in sliders:
-                        before_up |= {(colour, c) for c in _slid_into(t, colour, _unit(shift), floor)}
+                        here |= {(colour, c) for c in _slid_over(t, colour, _unit(shift), floor, stops)}
                     else:
-                        before_up |= {(colour, c) for c in _entered(t, colour, shift)}
+                        here |= {(colour, c) for c in _entered(t, colour, shift)}
                     if colour in primary:
-                        before_up |= _pushed_into(t, colour, shift, movers)
+                        here |= _pushed_into(t, colour, shift, movers)
+            before_up |= here
             remembered = start_of(t.step) if start_of is not None else None
             if remembered is not None and remembered.shape == t.before.grid.shape:
                 level_start = remembered  # the window may not reach back to where the level began
             if level_start is not None and level_start.shape == t.before.grid.shape:
-                gone = _collected(level_start, t.before.grid, movers)
+                # what the completing step itself ran into may have been taken on the way (a spark a slide
+                # passed over into the door): it counts as gone for this level-up; what every completing
+                # step ran into (the door, a target) is the goal, not a thing taken
+                entered = ({c for _, c in here} & {int(c) for c in np.unique(level_start)}) - set(movers) - {
+                    _commonest(level_start)}
+                gone = _collected(level_start, t.before.grid, movers) | entered
                 collected = gone if collected is None else collected & gone
+                always_entered = entered if always_entered is None else always_entered & entered
         if t.level_up or t.label == "RESET":
             level_start = t.after.grid
     table = colour_table(movers)
@@ -315,7 +365,9 @@ def gather(transitions: Sequence[Transition], cache: MotionCache | None = None,
     moves = tuple(sorted((label, colour, d[0], d[1]) for (label, colour), d in shifts.items()))
     pairs = {(m, c) for m, c in pairs if c not in movers}
     before_up = {(m, c) for m, c in before_up if c not in movers}
-    collected_colours = frozenset((collected or set()) - {c for _, c in before_up})
+    # what a mover ran into at every level-up is the goal, unless it was seen vanishing (a spark the completing
+    # slide always passed over on its way into the door is taken, not the door)
+    collected_colours = frozenset((collected or set()) - ((always_entered or set()) - _vanished(transitions, movers)))
     lasts, held = _lasts(transitions, collected_colours, table) if collected_colours else ((), 0)
     return Evidence(movers, moves, frozenset(visited), frozenset(pairs), frozenset(before_up), collected_colours,
                     lasts, held, slides=frozenset(k for k in sliders if k[1] in movers),

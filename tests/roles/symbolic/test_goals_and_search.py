@@ -377,6 +377,60 @@ def test_what_was_collected_before_a_level_up_is_read_against_a_level_start_olde
     assert SPARK in gather(late, known=frozenset({PLAYER}), start_of=starts.of).collected
 
 
+def _slid(grid: np.ndarray, x: int, y: int, dx: int, dy: int) -> np.ndarray:
+    """`grid` after the player at (x, y) slid along (dx, dy) over floor and sparks (taken) until a wall."""
+    out = grid.copy()
+    out[y, x] = FLOOR
+    while out[y + dy, x + dx] in (FLOOR, SPARK):
+        x, y = x + dx, y + dy
+        out[y, x] = FLOOR
+    out[y, x] = PLAYER
+    return out
+
+
+def test_a_spark_the_completing_slide_passed_over_on_its_way_into_the_door_is_taken_not_the_goal() -> None:
+    # on ice, the player slid up over a spark into the door and completed the level (the next level's grid
+    # does not show where the slide ended); ACTION1 was seen once before, one length only, but the player
+    # slides on the other actions, so ACTION1 slides too: the completing step ran over the spark and into
+    # the door. On the next level a slide takes the spark (it vanishes): the spark is what every level-up
+    # had taken, the door what it ran into, and the sub-goal is "take the spark, then run into the door"
+    from dreamteam.roles.symbolic.goals import gather
+
+    door = 14
+    level_a = grid_of(["3e33333333", "3555555553", "3a55555553", "3955553553", "3555555553", "3555555553",
+                       "3555555553", "3333333333"])
+    level_b = grid_of(["333333e333", "3555555553", "395a555553", "3555555553", "3555555553", "3555555553",
+                       "3333333333"])
+    items: list[tuple[np.ndarray, np.ndarray, str, int, bool]] = []
+    grid = level_a
+    for action, (dx, dy) in [("ACTION4", (1, 0)), ("ACTION2", (0, 1)), ("ACTION1", (0, -1)), ("ACTION4", (1, 0)),
+                             ("ACTION2", (0, 1)), ("ACTION3", (-1, 0))]:
+        y, x = (int(v[0]) for v in np.nonzero(grid == PLAYER))
+        after = _slid(grid, x, y, dx, dy)
+        items.append((grid, after, action, len(items), False))
+        grid = after
+    assert grid[6, 1] == PLAYER and grid[2, 1] == SPARK  # below the spark, the door above it
+    items.append((grid, level_b, "ACTION1", len(items), True))
+    taken = _slid(level_b, 1, 2, 1, 0)
+    assert not (taken == SPARK).any()
+    items.append((level_b, taken, "ACTION4", len(items), False))
+    evidence = gather(_decoded(items), known=frozenset({PLAYER}))
+    assert ("ACTION1", PLAYER) in evidence.slides
+    assert {(PLAYER, SPARK), (PLAYER, door)} <= evidence.level_up_pairs
+    assert evidence.collected == frozenset({SPARK})
+    goals = {g.name: g for g in derive(evidence, taken, level_b)}
+    after = goals[f"repeat-level-up-after:colour{door}"]
+    below_door = np.where(taken == PLAYER, FLOOR, taken)
+    below_door[1, 6] = PLAYER
+    assert after.test(below_door, ["by:ACTION1"]) and not after.test(below_door, ["by:ACTION3"])
+    held_not = level_b.copy()
+    held_not[2, 1], held_not[1, 6] = FLOOR, PLAYER
+    assert not after.test(held_not, ["by:ACTION1"])  # the spark is still there
+    # without seeing the spark vanish, what the completing slide ran over might have been the goal
+    unseen = gather(_decoded(items[:-1]), known=frozenset({PLAYER}))
+    assert SPARK not in unseen.collected and (PLAYER, SPARK) in unseen.level_up_pairs
+
+
 def test_walls_are_no_goals_and_a_goal_entered_without_a_level_up_is_not_enough_alone() -> None:
     # two avatars; one of them was blocked by a wall in the step that completed the level, and the other was
     # seen stepping onto the goal colour before without completing anything
