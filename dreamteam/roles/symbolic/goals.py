@@ -1064,7 +1064,8 @@ def _cover_goals(evidence: Evidence, start: Array, floor: Array, movers_here: Co
     """`cover:colourK` for each colour K a pushed object shows a tint on (it was seen standing on K: a block
     on its target), with no level-up on K seen yet, while K has a cell for each cell of those objects, they
     show at least two cells, K is no floor (at most `MAX_TOUCH_CELLS` cells, and at most half of the objects
-    stand on it now: the floor a block on a target leaves for is no goal): every such object on K at once. A guess made before any level-up (the
+    stand on it now or stood on it when the level began: the floor a block on a target leaves for is no goal):
+    every such object on K at once. A guess made before any level-up (the
     first level may already ask for several); once a level-up on K is seen, `repeat-level-up-each` takes
     over. Only while some mover here is not in the group (one to push them)."""
     goals = []
@@ -1075,6 +1076,10 @@ def _cover_goals(evidence: Evidence, start: Array, floor: Array, movers_here: Co
         room, on = int(under.sum()), int((colour_table(who)[start] & under).sum())
         if cells < 2 or not set(movers_here) - who or not cells <= room <= MAX_TOUCH_CELLS or 2 * on > cells:
             continue
+        if floor.shape == start.shape:
+            began = int((colour_table(who)[floor] & _on_cells(floor, colour, floor, tints)).sum())
+            if 2 * began > int(colour_table(who)[floor].sum()):
+                continue  # most of them stood on K when the level began: K is where they rest, not a goal
         goals.append(SubGoal(f"cover:colour{colour}",
                              f"every object of {_names(who)} on colour {colour} at once (each shows a tint "
                              "there; no level-up seen yet)", 2,

@@ -46,9 +46,17 @@ def by_action(action: Action) -> str:
     return f"by:{action.get('action')}"
 
 
-def _children(rollout: Rollout, state: Any, actions: Sequence[Action]) -> Iterator[tuple[Action, Any, list[str], Any]]:
-    """(action, predicted state, events, state key) for each action whose predicted step does not lose."""
+def _children(rollout: Rollout, state: Any, actions: Sequence[Action],
+              root: bool = True) -> Iterator[tuple[Action, Any, list[str], Any]]:
+    """(action, predicted state, events, state key) for each action whose predicted step does not lose.
+
+    A RESET is tried from the search's `root` only: the game resets to the level's start whatever came
+    before, so a plan resets first or not at all. (The world model cannot tell which level it is in and
+    resets to the level start nearest the grid: from a state pushed into the likeness of another level of
+    the same size it would "reset" there, a plan no game follows.)"""
     for action in actions:
+        if not root and action.get("action") == "RESET":
+            continue
         result = rollout.step(state, action)
         if result is not None and "game_over" not in result[1]:
             yield action, result[0], result[1], rollout.key(result[0])
@@ -78,7 +86,7 @@ def breadth_first(rollout: Rollout, start: Any, actions: Sequence[Action], goals
         if length >= limits.depth:
             continue
         expanded += len(actions)
-        for action, following, events, key in _children(rollout, state, actions):
+        for action, following, events, key in _children(rollout, state, actions, node == 0):
             if key in seen and not events and key != here and not retest:
                 continue
             fresh = key not in seen
@@ -125,7 +133,7 @@ def best_first(rollout: Rollout, start: Any, actions: Sequence[Action], goal: Su
         if length >= limits.depth:
             continue
         expanded += len(actions)
-        for action, following, events, key in _children(rollout, state, actions):
+        for action, following, events, key in _children(rollout, state, actions, node == 0):
             if best.get(key, limits.depth + 1) <= length + 1 and not events:
                 continue
             best[key] = min(best.get(key, length + 1), length + 1)

@@ -515,3 +515,50 @@ def test_before_any_level_up_every_block_on_the_colour_it_shows_a_tint_on_is_a_g
     swapped = pushed_on.copy()
     swapped[4, 4], swapped[3, 4] = TARGET, BOX
     assert not one.test(swapped, []), "B on its target while A left its own is no progress"
+
+
+def test_the_floor_blocks_began_on_is_no_cover_goal_once_one_block_stands_on_a_target() -> None:
+    # blocks show their plain colour on the floor (the tint learned backwards: a tinted block on the floor
+    # shows BOX): with one of two blocks on its target, at most half of them stand on the floor now, but
+    # both began the level there, so "every block on the floor" is no goal
+    start = grid_of(["3333333", "35c5c53", "3555553", "3569653", "3333333"])
+    first = Evidence(frozenset({PLAYER, BOX, TINTED}), (), frozenset(), frozenset({(PLAYER, FLOOR)}),
+                     stoppers=frozenset({WALL}), pushed=frozenset({BOX, TINTED}))
+    one_on = start.copy()
+    one_on[1, 2], one_on[3, 2], one_on[3, 3], one_on[2, 2] = FLOOR, TINTED, FLOOR, PLAYER
+    names = {g.name for g in derive(first, one_on, start, TINTS)}
+    assert f"cover:colour{TARGET}" in names and f"cover:colour{FLOOR}" not in names
+
+
+class _Counter:
+    """A rollout whose states count up on ACTION1 and whose RESET depends on the state, as a world model's
+    does when it resets to the level start nearest the grid: from 3 it "resets" to 10."""
+
+    geometry = (1, 0, 0)
+
+    def start(self, frame: np.ndarray, history: Any = None) -> int:
+        return 0
+
+    def step(self, state: int, action: dict[str, Any]) -> tuple[int, list[str]] | None:
+        if action["action"] == "RESET":
+            return (10 if state == 3 else 0), []
+        return state + 1, []
+
+    def key(self, state: int) -> Hashable:
+        return state
+
+    def grid(self, state: int) -> np.ndarray:
+        return np.array([[state]], dtype=np.int8)
+
+
+def test_searches_reset_only_first() -> None:
+    # the game resets to the level's start whatever came before: a plan that resets after its first step
+    # follows the world model's guess, not the game; the searches try a RESET from their start only
+    from dreamteam.roles.symbolic.goals import SubGoal
+
+    ten = SubGoal("ten", "reach 10", 1, lambda grid, events: int(grid[0, 0]) == 10, lambda grid: abs(10 - int(grid[0, 0])))
+    actions = [{"action": "ACTION1"}, {"action": "RESET"}]
+    found, _ = breadth_first(_Counter(), 0, actions, [ten], SearchLimits(nodes=1_000, depth=20, seconds=5.0))
+    assert found["ten"] == [{"action": "ACTION1"}] * 10
+    plan, _ = best_first(_Counter(), 0, actions, ten, SearchLimits(nodes=1_000, depth=20, seconds=5.0))
+    assert plan == [{"action": "ACTION1"}] * 10
