@@ -57,6 +57,11 @@ tutorial-sized one; the wait keeps the time spent per step the same on average."
 GUIDED_GROWTH = 4
 """The guided search after a deep one grows with it, up to this factor: the last two of three blocks on a
 large level's targets took 26,000 to 39,000 predicted steps (push-l0091, dev), a whole level more."""
+RESETS_PER_GOAL = 2
+"""A sub-goal that does not complete a level gets at most this many top tactics that begin with a level reset
+per level: reached once without a level-up, reaching it again from the level start rarely teaches more, and
+a plan that resets, walks a few steps and resets again spends the budget in a loop (a spark entered on the
+way to the door, entered again and again)."""
 LAPSE_LIMITS = SearchLimits(nodes=20_000, depth=120, seconds=2.0)
 """Limits of the search in which collected things come back (`Lapsing`): its states also count the actions
 held, so it expands more of them than the quick search; it runs once per (world model, frame, sub-goal)
@@ -166,6 +171,9 @@ class InductiveAnswerer:
         self.recall = Recall()
         self.starts = LevelStarts()
         self._rollout: tuple[int, Rollout | None] | None = None
+        self._resets: dict[str, int] = {}
+        """Top tactics that began with a level reset, per non-completing sub-goal, on `_resets_level`."""
+        self._resets_level = -1
 
     def answer(self, request: RoleRequest) -> dict[str, Any]:
         """Reply content for one "propose" request."""
@@ -238,6 +246,7 @@ class InductiveAnswerer:
                 tactics.insert(0 if not tactics or tactics[0]["name"] != "level_up" else 1, tactic(
                     "match-target", "make the clickable canvas equal the target panel", plan,
                     f"canvas {list(box)} shows the pattern of panel {list(target)}"))
+        tactics = self._ration_resets(tactics, goals, max((t.step for t in transitions if t.level_up), default=-1))
         tactics = tactics[:MAX_TACTICS]
         self._deep_led = bool(tactics) and tactics[0]["name"] in self._deep_now
         self._remember(rollout, start, source_key, tactics)
@@ -245,6 +254,22 @@ class InductiveAnswerer:
         notes = (f"{len(goals)} sub-goals, {len(found)} reached in {expanded} predicted steps; "
                  f"movers {sorted(evidence.movers)}")
         return {"patch": None if source == request.surface else source, "tactics": tactics, "notes": notes}
+
+    def _ration_resets(self, tactics: list[dict[str, Any]], goals: Sequence[SubGoal], level: int) -> list[dict[str, Any]]:
+        """`tactics` without the reset-first ones of non-completing sub-goals that have had `RESETS_PER_GOAL`
+        on this level (`level`: the step of the last level-up); counts the top one."""
+        if level != self._resets_level:
+            self._resets_level, self._resets = level, {}
+        priority = {g.name: g.priority for g in goals}
+
+        def resets(t: dict[str, Any]) -> bool:
+            return (priority.get(str(t["name"]), 0) > COMPLETING and bool(t["actions"])
+                    and t["actions"][0].get("action") == "RESET")
+
+        kept = [t for t in tactics if not resets(t) or self._resets.get(str(t["name"]), 0) < RESETS_PER_GOAL]
+        if kept and resets(kept[0]):
+            self._resets[str(kept[0]["name"])] = self._resets.get(str(kept[0]["name"]), 0) + 1
+        return kept
 
     def _deepen(self, rollout: Rollout, start: Any, actions: Sequence[Action], goals: Sequence[SubGoal],
                 found: dict[str, list[Action]], expanded: int, source_key: int, cap: int | None,

@@ -201,3 +201,27 @@ def test_only_the_first_action_of_a_plan_is_judged_by_what_is_fatal_from_here() 
         "after a reset the frame is another one"
     assert decide(tactics=[{**TACTIC, "actions": [{"action": "ACTION1"}, {"action": "RESET"}]}],
                   probes=[])["plan"] == []
+
+
+def test_a_sub_goal_that_completes_nothing_gets_two_level_resets_per_level() -> None:
+    # a spark entered on the way to the door, entered again and again from the level start: after two
+    # reset-first top tactics on one level, that sub-goal's reset-first plans are dropped (its plain plans,
+    # and level-completing ones, stay); a new level starts the count afresh
+    from dreamteam.roles.symbolic.goals import SubGoal
+    from dreamteam.roles.symbolic.inductive import RESETS_PER_GOAL, InductiveAnswerer
+
+    goals = [SubGoal("repeat-level-up:colour8", "", 2, lambda grid, events: False),
+             SubGoal("level_up", "", 0, lambda grid, events: False)]
+
+    def plan(name: str, *actions: str) -> dict[str, Any]:
+        return {"name": name, "actions": [{"action": a} for a in actions]}
+
+    answerer = InductiveAnswerer()
+    again = [plan("repeat-level-up:colour8", "RESET", "ACTION4", "ACTION3"), plan("frontier", "ACTION1")]
+    for _ in range(RESETS_PER_GOAL):
+        assert answerer._ration_resets(list(again), goals, 40)[0]["name"] == "repeat-level-up:colour8"
+    assert [t["name"] for t in answerer._ration_resets(list(again), goals, 40)] == ["frontier"]
+    walk = [plan("repeat-level-up:colour8", "ACTION4"), plan("level_up", "RESET", "ACTION1")]
+    assert answerer._ration_resets(list(walk), goals, 40) == walk
+    assert answerer._ration_resets(list(walk[1:]) * 3, goals, 40) == walk[1:] * 3  # completing: never rationed
+    assert answerer._ration_resets(list(again), goals, 77)[0]["name"] == "repeat-level-up:colour8"
