@@ -367,7 +367,8 @@ def gather(transitions: Sequence[Transition], cache: MotionCache | None = None,
     before_up = {(m, c) for m, c in before_up if c not in movers}
     # what a mover ran into at every level-up is the goal, unless it was seen vanishing (a spark the completing
     # slide always passed over on its way into the door is taken, not the door)
-    collected_colours = frozenset((collected or set()) - ((always_entered or set()) - _vanished(transitions, movers)))
+    goal_like = (always_entered - _vanished(transitions, movers)) if always_entered else set()
+    collected_colours = frozenset((collected or set()) - goal_like)
     lasts, held = _lasts(transitions, collected_colours, table) if collected_colours else ((), 0)
     return Evidence(movers, moves, frozenset(visited), frozenset(pairs), frozenset(before_up), collected_colours,
                     lasts, held, slides=frozenset(k for k in sliders if k[1] in movers),

@@ -219,8 +219,8 @@ class InductiveAnswerer:
         grid = rollout.grid(start)
         level_start = getattr(rollout, "level_start", None)
         floor = level_start(start) if callable(level_start) else None
-        evidence = self.recall.merge(evidence, max((t.step for t in transitions if t.level_up), default=-1),
-                                      transitions, floor)
+        level = max((t.step for t in transitions if t.level_up), default=-1)
+        evidence = self.recall.merge(evidence, level, transitions, floor)
         goals = derive(evidence, grid, floor, tuple(getattr(rollout, "tints", ())))
         actions: list[Action] = [{"action": name} for name in simple_actions(available)]
         clicks = click_candidates(rollout, start) if clicks_available(available) else []
@@ -246,7 +246,7 @@ class InductiveAnswerer:
                 tactics.insert(0 if not tactics or tactics[0]["name"] != "level_up" else 1, tactic(
                     "match-target", "make the clickable canvas equal the target panel", plan,
                     f"canvas {list(box)} shows the pattern of panel {list(target)}"))
-        tactics = self._ration_resets(tactics, goals, max((t.step for t in transitions if t.level_up), default=-1))
+        tactics = self._ration_resets(tactics, goals, level)
         tactics = tactics[:MAX_TACTICS]
         self._deep_led = bool(tactics) and tactics[0]["name"] in self._deep_now
         self._remember(rollout, start, source_key, tactics)
