@@ -11,6 +11,8 @@ from dreamteam.protocols import Agent
 from dreamteam.types import RESET, Action, Observation
 
 MAX_RESET_REFUSALS = 3
+TIMED_OUT = "timed_out"
+"""The stop reason of a session that ran past its deadline."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,10 +39,12 @@ StepCallback = Callable[[Observation], None]
 
 
 def play(session: GameSession, agent: Agent, budget: int, on_step: StepCallback | None = None,
-         *, resumed: bool = False) -> PlayResult:
+         *, resumed: bool = False, deadline: float | None = None) -> PlayResult:
     """Run `agent` on `session` until WIN, the budget, or the agent ends it; RESET after GAME_OVER.
 
-    With `resumed` the agent was already prepared for a session restored mid-game (no `begin` call).
+    With `resumed` the agent was already prepared for a session restored mid-game (no `begin` call). With
+    `deadline` (a `time.monotonic()` value) the session also stops, as `timed_out`, at the first step boundary
+    past it.
     """
     start = time.perf_counter()
     agent_s = 0.0
@@ -55,6 +59,9 @@ def play(session: GameSession, agent: Agent, budget: int, on_step: StepCallback 
             break
         if session.actions_taken >= budget:
             stop = "budget"
+            break
+        if deadline is not None and time.monotonic() >= deadline:
+            stop = TIMED_OUT
             break
         if obs.game_over and not getattr(agent, "handles_game_over", False):
             action: Action | None = Action(RESET)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing
 import os
+import signal
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
@@ -20,7 +23,7 @@ from dreamteam.env.catalog import Catalog
 from dreamteam.env.session import Arena, GameCrashed
 from dreamteam.errors import UserError
 from dreamteam.report import bench_table, game_summary, print_table
-from dreamteam.runner import play
+from dreamteam.runner import TIMED_OUT, play
 
 
 def register(sub: Any) -> None:
@@ -33,6 +36,10 @@ def register(sub: Any) -> None:
     p.add_argument("--games", default="", metavar="ID,ID", help="only these games (full or base ids)")
     add_agent_args(p, "explorer")
     p.add_argument("--jobs", type=int, default=1, metavar="J", help="games played in parallel processes")
+    p.add_argument("--game-timeout", type=float, default=None, metavar="S",
+                   help="wall-clock seconds per game: a game that runs out stops at its next step, is scored "
+                        "as far as it got and marked timed_out (a step that hangs is cut off a grace period "
+                        "later); the bench goes on")
     p.add_argument("--out", required=True, metavar="RESULTS.json", help="where to write the results")
     p.set_defaults(handler=run)
 
@@ -68,37 +75,89 @@ def exit_with_parent(parent: int) -> None:
 
 
 def play_one(dirs: list[str], game_id: str, agent_name: str, budget: int, seed: int,
-             arena: Arena | None = None, card: str | None = None) -> dict[str, Any]:
-    """Play one game; returns its summary and the scorecard entry (used in-process and by workers)."""
+             arena: Arena | None = None, card: str | None = None, timeout: float | None = None) -> dict[str, Any]:
+    """Play one game; returns its summary and the scorecard entry (used in-process and by workers).
+
+    With `timeout` the session stops at the first step boundary past it (`timed_out`); a single step (the
+    game's or the agent's) that hangs past the timeout plus a grace period is interrupted where it is.
+    """
     if arena is None:
         arena = Arena(Catalog.scan([Path(d) for d in dirs]))
     card = card or arena.new_scorecard(tags=["dreamteam-bench", agent_name])
     start = time.perf_counter()
-    error = None
+    error, timed_out, cost = None, False, {}
+    levels_total = len(arena.catalog.resolve(game_id).baseline_actions or [])
+    deadline = time.monotonic() + timeout if timeout else None
+    agent = make_agent(agent_name, seed)
     try:
-        session = arena.open(game_id, card)
-        result = play(session, make_agent(agent_name, seed), budget)
-        levels_total = result.levels_total
+        with hard_deadline(timeout + grace_s(timeout) if timeout else None):
+            session = arena.open(game_id, card)
+            result = play(session, agent, budget, deadline=deadline)
+        levels_total, timed_out = result.levels_total, result.stop_reason == TIMED_OUT
+        steps = max(1, result.actions)
+        cost = {"agent_ms_per_step": round(1000 * result.agent_s / steps, 2),
+                "env_ms_per_step": round(1000 * result.env_s / steps, 2)}
     except GameCrashed as exc:
-        error, levels_total = str(exc), len(arena.catalog.resolve(game_id).baseline_actions or [])
+        error = str(exc)
+    except StepHung:
+        timed_out = True
+        close = getattr(agent, "close", None)
+        if callable(close):
+            close()
     summary = game_summary(arena.scorecard(card), game_id)
-    summary.update(levels_total=levels_total, wall_s=round(time.perf_counter() - start, 3))
+    summary.update(levels_total=levels_total, wall_s=round(time.perf_counter() - start, 3), **cost)
+    if timed_out:
+        summary["timed_out"] = True
     if error:
         summary["error"] = error
     return summary
+
+
+class StepHung(BaseException):
+    """A game's or an agent's step ran past the game's hard deadline (a BaseException, so that no `except
+    Exception` in game or agent code swallows it)."""
+
+
+def grace_s(timeout: float) -> float:
+    """How long past a game's timeout one step may still run before it is interrupted."""
+    return max(5.0, 0.25 * timeout)
+
+
+@contextlib.contextmanager
+def hard_deadline(seconds: float | None) -> Iterator[None]:
+    """Raise StepHung in this thread once `seconds` have passed (a SIGALRM timer; only the main thread of a
+    process can take signals, so elsewhere this does nothing and the cooperative deadline alone applies).
+    The game and the agent are Python code, so the interrupt lands at the next bytecode of a hung loop."""
+    if not seconds or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def fire(_sig: int, _frame: Any) -> None:
+        raise StepHung(f"a step was still running {seconds:.0f} s into the game")
+
+    previous = signal.signal(signal.SIGALRM, fire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def run(args: argparse.Namespace) -> int:
     """Bench the selected games and write the results."""
     budget = positive(args.budget, "--budget")
     jobs = positive(args.jobs, "--jobs")
+    timeout = args.game_timeout
+    if timeout is not None and timeout <= 0:
+        raise UserError(f"--game-timeout must be positive, got {timeout}")
     catalog = catalog_for(args, include_bundled=not args.env_dir)
     catalog.require_games()
     games = select_games(catalog, args.games)
     make_agent(args.agent, args.seed)  # fail fast on an unknown agent
     dirs = [str(d) for d in catalog.dirs]
     start = time.perf_counter()
-    summaries = _run_all(catalog, dirs, games, args.agent, budget, args.seed, jobs)
+    summaries = _run_all(catalog, dirs, games, args.agent, budget, args.seed, jobs, timeout)
     results = _results(args.agent, budget, args.seed, summaries, time.perf_counter() - start)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -109,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_all(catalog: Catalog, dirs: list[str], games: list[str], agent: str, budget: int, seed: int,
-             jobs: int) -> dict[str, dict[str, Any]]:
+             jobs: int, timeout: float | None = None) -> dict[str, dict[str, Any]]:
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     summaries: dict[str, dict[str, Any]] = {}
     # One line per finished game as well as the bar: a live bar draws nothing when stderr is a log file.
@@ -126,11 +185,11 @@ def _run_all(catalog: Catalog, dirs: list[str], games: list[str], agent: str, bu
             card = arena.new_scorecard(tags=["dreamteam-bench", agent])
             for g in games:
                 progress.update(task, description=f"bench {agent} · {g}")
-                done(g, play_one(dirs, g, agent, budget, seed, arena, card))
+                done(g, play_one(dirs, g, agent, budget, seed, arena, card, timeout))
         else:
             with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
                                      initializer=exit_with_parent, initargs=(os.getpid(),)) as pool:
-                futures = {pool.submit(play_one, dirs, g, agent, budget, seed): g for g in games}
+                futures = {pool.submit(play_one, dirs, g, agent, budget, seed, None, None, timeout): g for g in games}
                 for fut in as_completed(futures):
                     done(futures[fut], fut.result())
     return {g: summaries[g] for g in games}
@@ -140,6 +199,7 @@ def done_line(summary: dict[str, Any]) -> str:
     """One finished game, for progress output: id, levels, actions, score, wall time (and a crash)."""
     line = (f"{summary['game_id']}: {summary['levels_completed']}/{summary['levels_total']} levels, "
             f"{summary['actions']} actions, score {summary['score']:.2f}, {summary['wall_s']:.0f} s")
+    line += " (timed out)" if summary.get("timed_out") else ""
     return line + (f" (error: {summary['error']})" if "error" in summary else "")
 
 
@@ -147,7 +207,8 @@ def _results(agent: str, budget: int, seed: int, summaries: dict[str, dict[str, 
     rows = [{k: s[k] for k in ("game_id", "levels_completed", "levels_total", "actions", "score", "wall_s")}
             | {"level_scores": s["level_scores"], "level_actions": s["level_actions"],
                "level_baseline_actions": s["level_baseline_actions"]}
-            | ({"error": s["error"]} if "error" in s else {}) for s in summaries.values()]
+            | {k: s[k] for k in ("agent_ms_per_step", "env_ms_per_step", "timed_out", "error") if k in s}
+            for s in summaries.values()]
     if not rows:
         raise UserError("no games selected")
     total = {
@@ -157,5 +218,7 @@ def _results(agent: str, budget: int, seed: int, summaries: dict[str, dict[str, 
         "actions": sum(r["actions"] for r in rows),
         "score": sum(r["score"] for r in rows) / len(rows),
         "wall_s": round(wall, 3),
+        "timed_out": sum(1 for r in rows if r.get("timed_out")),
+        "errors": sum(1 for r in rows if "error" in r),
     }
     return {"agent": agent, "budget": budget, "seed": seed, "games": rows, "total": total}

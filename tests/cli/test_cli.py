@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -141,3 +142,42 @@ def _running(pid: int) -> bool:
     except (FileNotFoundError, ProcessLookupError):
         return False
     return state != "Z"
+
+
+def _slow_tiny(games: Path, fixture_games: Path, name: str, step_code: str) -> None:
+    """A copy of the tiny fixture game whose step first runs `step_code` (a slow or hanging step)."""
+    src = (fixture_games / "tiny" / "v1" / "tiny.py").read_text()
+    game = games / name / "v1"
+    game.mkdir(parents=True)
+    src = src.replace("    def step(self) -> None:\n", f"    def step(self) -> None:\n        {step_code}\n")
+    src = src.replace('game_id="tiny"', f'game_id="{name}"').replace("class Tiny(", f"class {name.title()}(")
+    (game / f"{name}.py").write_text("import time\n" + src)
+    meta = json.loads((fixture_games / "tiny" / "v1" / "metadata.json").read_text())
+    meta.update(game_id=f"{name}-v1", class_name=name.title(), local_dir=f"{name}/v1")
+    (game / "metadata.json").write_text(json.dumps(meta))
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_bench_game_timeout_scores_slow_and_hung_games_and_goes_on(fixture_games: Path, tmp_path: Path,
+                                                                   jobs: str) -> None:
+    games = tmp_path / "games"
+    shutil.copytree(fixture_games / "tiny", games / "tiny")
+    _slow_tiny(games, fixture_games, "slow", "time.sleep(0.05)")
+    _slow_tiny(games, fixture_games, "hang", "while self.action.id == GameAction.ACTION1: pass")
+    out = tmp_path / "r.json"
+    start = time.monotonic()
+    assert main(["bench", "--env-dir", str(games), "--agent", "random", "--budget", "400", "--seed", "1",
+                 "--game-timeout", "1", "--jobs", jobs, "--out", str(out)]) == 0
+    assert time.monotonic() - start < 60  # the hung game is cut off 5 s (the grace) after its timeout
+    res = json.loads(out.read_text())
+    by_id = {g["game_id"]: g for g in res["games"]}
+    assert not by_id["tiny-v1"].get("timed_out") and by_id["tiny-v1"]["actions"] > 0
+    slow = by_id["slow-v1"]
+    assert slow["timed_out"] and 0 < slow["actions"] < 400  # stopped at a step boundary, scored as far as it got
+    assert by_id["hang-v1"]["timed_out"]
+    assert res["total"]["timed_out"] == 2 and res["total"]["games"] == 3
+
+
+def test_bench_rejects_a_non_positive_game_timeout(fixture_games: Path, tmp_path: Path) -> None:
+    assert main(["bench", "--env-dir", str(fixture_games), "--game-timeout", "0", "--out",
+                 str(tmp_path / "r.json")]) == 2
