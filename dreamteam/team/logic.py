@@ -256,6 +256,7 @@ class TeamLogic:
                 "dynamics": self.sources["dynamics"], "observable": self.sources["observation"],
                 "available_actions": list(obs.available_actions), "budget_left": self.budget - obs.step,
                 "history": dict(state.get("history") or {}),
+                "prediction_accuracy": _accuracy(state),
             })
             self._submit("strategy", strategy_patch, [])
         self.mem.probes = self.roles.transductive.propose(self.sources["probes"], {
@@ -391,6 +392,12 @@ class TeamLogic:
         self.mem.tested[label] = self.mem.tested.get(label, 0) + 1
         return {"action": action, "plan": plan, "pending": {"step": obs.step, "action": action},
                 "step": obs.step + 1}
+
+
+def _accuracy(state: StepState) -> float | None:
+    """The share of recent predictions that held (None before the first prediction was checked)."""
+    hits = state.get("recent_hits") or []
+    return round(sum(hits) / len(hits), 3) if hits else None
 
 
 def _deadly(transitions: list[dict[str, Any]]) -> set[tuple[str, str]]:

@@ -66,6 +66,13 @@ LAPSE_LIMITS = SearchLimits(nodes=20_000, depth=120, seconds=2.0)
 """Limits of the search in which collected things come back (`Lapsing`): its states also count the actions
 held, so it expands more of them than the quick search; it runs once per (world model, frame, sub-goal)
 and only after the quick search reached that sub-goal."""
+LOW_ACCURACY = 0.6
+"""Below this share of recent predictions that held (the context's `prediction_accuracy`), the leader follows
+no tactic (it probes or walks the exploration map; see leader.py's `goal_trust`), so the search stays cheap:
+the quick search within `CHEAP_LIMITS` and none of the deep, guided or lapse searches. A world model that
+mispredicts most steps (a game whose mechanics the rules do not fit yet) would otherwise spend seconds per
+step planning with predictions nobody follows."""
+CHEAP_LIMITS = SearchLimits(nodes=300, depth=30, seconds=0.02)
 COMPLETING = 1
 """Sub-goals of this priority or lower complete a level (a predicted level-up, a repeated level-up)."""
 DEEP_GOALS = 3
@@ -228,11 +235,15 @@ class InductiveAnswerer:
         goals += uniform_goals(grid, clicks)
         budget = ctx.get("budget_left")
         cap = int(budget) if isinstance(budget, int) and budget > 0 else None
-        depth = self.limits.depth if cap is None else min(self.limits.depth, cap)
-        limits = SearchLimits(self.limits.nodes, depth, self.limits.seconds)
+        accuracy = ctx.get("prediction_accuracy")
+        cheap = isinstance(accuracy, int | float) and accuracy < LOW_ACCURACY
+        quick = CHEAP_LIMITS if cheap else self.limits
+        depth = quick.depth if cap is None else min(quick.depth, cap)
+        limits = SearchLimits(quick.nodes, depth, quick.seconds)
         found, expanded = breadth_first(rollout, start, actions, goals, limits)
-        found, expanded = self._deepen(rollout, start, actions, goals, found, expanded, source_key, cap)
-        found, expanded = self._outlast(rollout, start, actions, goals, found, expanded, source_key, cap)
+        if not cheap:
+            found, expanded = self._deepen(rollout, start, actions, goals, found, expanded, source_key, cap)
+            found, expanded = self._outlast(rollout, start, actions, goals, found, expanded, source_key, cap)
         tactics = [tactic(g.name, g.name, found[g.name], g.description) for g in goals if g.name in found]
         for colour, plan in uniform_plans(rollout, start, clicks[:MAX_CLICKS_IN_LINEAR]):
             name = f"uniform:colour{colour}"
