@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from dreamteam.agents.exploration_map import ExplorationMap
+from dreamteam.agents.exploration_map import ExplorationMap, ExplorerOptions
 from dreamteam.codec import decode_grid, encode_grid, grid_hash
 from dreamteam.graph.state import StepState
 from dreamteam.roles.critic import Critic
@@ -30,6 +30,8 @@ from dreamteam.types import CLICK, RESET, Action, Grid, Observation
 from dreamteam.workspace import PatchOutcome, PredictionRecord, StepRecord, Workspace
 
 ACCURACY_WINDOW = 20
+IDLE_COLOUR_AFTER = 3
+"""The team's exploration map clicks a colour seen this often to change nothing only after fresh ones."""
 STALE_AFTER = 12
 """Steps without a new state after which the team is grinding (see `_grinding` and the leader's rule)."""
 SEARCH_WHILE_GRINDING = 6
@@ -67,7 +69,7 @@ class TeamLogic:
         self.stale_after = stale_after
         self.rng = random.Random(seed)
         self.mem = StepMemory()
-        self.map = ExplorationMap(seed=seed)
+        self.map = ExplorationMap(ExplorerOptions(shuffle=True, idle_colour_after=IDLE_COLOUR_AFTER), seed=seed)
         """Every state seen per level and which actions were tried there (the harness's map of the evidence)."""
         self.sources = {name: workspace.read_surface(name) for name in
                         ("observation", "dynamics", "strategy", "probes", "critique", "leadership")}
