@@ -15,7 +15,10 @@ While accuracy is at least `trust` (0.8) the first tactic is followed (GOAL for 
 sub-goals, DISCOVER for exploration); a level-completing tactic is followed down to `goal_trust` (0.6):
 its plan stops at the first wrong prediction anyway, and a model that keeps missing one detail it cannot
 learn yet (a counter it does not see) would otherwise spend on probes the few actions the level allows;
-under a flagged loop the leader switches to the next tactic or a probe. Below the gate it runs the first probe (DISCOVER for an untested action, VALIDATE otherwise), or
+under a flagged loop the leader switches to the next tactic or a probe. Below `goal_trust` the world model
+does not fit the game yet and the leader explores systematically, as a graph explorer does: it walks the
+exploration map to the nearest untested action (the team's floor on mechanics its rules do not describe).
+Otherwise below the gate it runs the first probe (DISCOVER for an untested action, VALIDATE otherwise), or
 validates the first step of the best tactic when there is no probe.
 """
 
@@ -114,6 +117,13 @@ class LeaderAnswerer:
             return decision("GOAL", best["actions"], name, accuracy,
                             f"prediction accuracy {accuracy:.2f} >= {self.goal_trust}: follow the level-completing "
                             f"tactic {name!r}")
+        if accuracy < self.goal_trust and not looping:
+            walk = self._frontier(ctx, fatal, budget)
+            if walk is not None:
+                return decision("DISCOVER", walk, "map-frontier", 1.0 - accuracy,
+                                f"prediction accuracy {accuracy:.2f} < {self.goal_trust}: the world model does not "
+                                f"fit yet, so explore systematically: walk {len(walk) - 1} known steps to the "
+                                "nearest untested action")
         if probes:
             best = probes[0]
             goal = "DISCOVER" if _discovers(best) else "VALIDATE"
@@ -126,6 +136,17 @@ class LeaderAnswerer:
             return decision("VALIDATE", best["actions"][:1], str(best.get("name", "tactic")), accuracy,
                             f"no probe and accuracy {accuracy:.2f}: test the first step of the best tactic")
         return decision("DISCOVER", [], "leader", 0.0, "nothing usable was proposed")
+
+    @staticmethod
+    def _frontier(ctx: Mapping[str, Any], fatal: set[str], budget: int | None) -> list[Any] | None:
+        """The map's walk to the nearest untested action, when it has one whose first step is not fatal."""
+        exploration = ctx.get("exploration")
+        if not isinstance(exploration, Mapping):
+            return None
+        walk = _usable([{"actions": exploration.get("actions")}], set(), budget)
+        if not walk or label(walk[0]["actions"][0]) in fatal:
+            return None
+        return list(walk[0]["actions"])
 
     def _explore(self, ctx: Mapping[str, Any], fatal: set[str], budget: int | None) -> dict[str, Any] | None:
         """The walk to the nearest untested action, when no new state was seen for `stale` steps."""

@@ -121,6 +121,21 @@ def test_leader_follows_tactics_when_predictions_are_reliable() -> None:
 def test_leader_probes_when_accuracy_is_low() -> None:
     reply = decide(prediction_accuracy=0.3)
     assert reply["source"] == "probe" and reply["plan"] == PROBE["actions"] and reply["goal"] == "DISCOVER"
+    # between the two gates, probes still come before the map
+    assert decide(prediction_accuracy=0.7, tactics=[], exploration={**WALK, "steps_since_new_state": 0})["source"] \
+        == "probe"
+
+
+def test_leader_explores_the_map_systematically_while_the_model_does_not_fit() -> None:
+    fresh = {**WALK, "steps_since_new_state": 0}
+    reply = decide(prediction_accuracy=0.3, exploration=fresh)
+    assert reply["source"] == "map-frontier" and reply["plan"] == WALK["actions"] and reply["goal"] == "DISCOVER"
+    # a fatal first step, or a flagged loop, leaves it to the probes
+    assert decide(prediction_accuracy=0.3, exploration=fresh, fatal_actions=["ACTION1"])["source"] == "probe"
+    looping = {"flags": ["grinding loop: ..."], "feedback": {}}
+    assert decide(prediction_accuracy=0.3, exploration=fresh, critique=looping)["source"] == "probe"
+    # a level-completing tactic above goal_trust still wins
+    assert decide(prediction_accuracy=0.65, exploration=fresh)["source"] == "level_up"
 
 
 def test_leader_avoids_fatal_actions_and_resets() -> None:
