@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dreamteam.codec import encode_grid
 from dreamteam.perception import label_runs
@@ -240,3 +242,16 @@ def test_a_sub_goal_that_completes_nothing_gets_two_level_resets_per_level() -> 
     assert answerer._ration_resets(list(walk), goals, 40) == walk
     assert answerer._ration_resets(list(walk[1:]) * 3, goals, 40) == walk[1:] * 3  # completing: never rationed
     assert answerer._ration_resets(list(again), goals, 77)[0]["name"] == "repeat-level-up:colour8"
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_transductive_objects_list_every_run_in_reading_order(seed: int) -> None:
+    from dreamteam.roles.symbolic.transductive import _objects
+
+    rng = np.random.default_rng(seed)
+    grid = rng.integers(0, 4, size=(int(rng.integers(1, 20)), int(rng.integers(1, 20)))).astype(np.int8)
+    labels, count = label_runs(grid)
+    fast = [(label, ys.tolist(), xs.tolist()) for label, ys, xs in _objects(labels, count)]
+    slow = [(label, *(v.tolist() for v in np.nonzero(labels == label))) for label in range(count)]
+    assert fast == [item for item in slow if item[1]]
