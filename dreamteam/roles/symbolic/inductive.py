@@ -69,15 +69,13 @@ and only after the quick search reached that sub-goal."""
 LOW_ACCURACY = 0.6
 """Below this share of recent predictions that held (the context's `prediction_accuracy`), the leader follows
 no tactic (it probes or walks the exploration map; see leader.py's `goal_trust`), so the search stays cheap:
-the quick search within `CHEAP_LIMITS` and none of the deep, guided or lapse searches. A world model that
+the quick search within `CHEAP_LIMITS` and none of the deep, guided or lapse searches nor the click
+planners (uniform boards, canvas copies). A world model that
 mispredicts most steps (a game whose mechanics the rules do not fit yet) would otherwise spend seconds per
 step planning with predictions nobody follows."""
 CHEAP_LIMITS = SearchLimits(nodes=300, depth=30, seconds=0.02)
-STEP_SECONDS = 0.08
-"""Time budget of the quick breadth-first search per step, click candidates included while the world model
-mispredicts (then they take up to `CLICK_SHARE` of it); the deep, guided and lapse searches are rare by
-construction and have limits of their own."""
 CLICK_SHARE = 0.4
+"""While predictions fail, the click candidates take up to this share of the quick search's time budget."""
 CLICK_SECONDS = 0.1
 """The click candidates' time while the world model predicts well: a canvas painted cell by cell needs each
 of its cells as a candidate (a 13x13 board is 169 predicted clicks), and planning it is worth the time."""
@@ -163,10 +161,8 @@ def tactic(name: str, goal: str, plan: Sequence[Action], expected: str) -> dict[
 class InductiveAnswerer:
     """Sub-goals from evidence, tactics from search over the team's predicted rollouts."""
 
-    def __init__(self, limits: SearchLimits | None = None, deep: SearchLimits | None = DEEP_LIMITS,
-                 step_seconds: float = STEP_SECONDS) -> None:
+    def __init__(self, limits: SearchLimits | None = None, deep: SearchLimits | None = DEEP_LIMITS) -> None:
         self.limits = limits or SearchLimits()
-        self.step_seconds = step_seconds
         self.deep = deep
         self._deep_found: dict[tuple[int, Any], dict[str, list[Action]]] = {}
         self._lapse_plans: dict[tuple[Any, ...], list[Action] | None] = {}
@@ -244,7 +240,7 @@ class InductiveAnswerer:
         accuracy = ctx.get("prediction_accuracy")
         cheap = isinstance(accuracy, int | float) and accuracy < LOW_ACCURACY
         quick = CHEAP_LIMITS if cheap else self.limits
-        budget_s = min(quick.seconds, self.step_seconds)
+        budget_s = quick.seconds
         clicks = (click_candidates(rollout, start, seconds=CLICK_SHARE * budget_s if cheap else CLICK_SECONDS)
                   if clicks_available(available) else [])
         actions += [click_action(rollout, *cell) for cell, _ in clicks[:MAX_CLICKS_IN_SEARCH]]
@@ -259,13 +255,14 @@ class InductiveAnswerer:
             found, expanded = self._deepen(rollout, start, actions, goals, found, expanded, source_key, cap)
             found, expanded = self._outlast(rollout, start, actions, goals, found, expanded, source_key, cap)
         tactics = [tactic(g.name, g.name, found[g.name], g.description) for g in goals if g.name in found]
-        for colour, plan in uniform_plans(rollout, start, clicks[:MAX_CLICKS_IN_LINEAR]):
+        planned = [] if cheap else clicks  # (the click planners are unbounded in time: not while cheap)
+        for colour, plan in uniform_plans(rollout, start, planned[:MAX_CLICKS_IN_LINEAR]):
             name = f"uniform:colour{colour}"
             if name not in found:
                 tactics.append(tactic(name, name, plan, f"every clickable cell colour {colour} (solved as a "
                                       "linear system over the predicted click effects)"))
-        if clicks:
-            canvas = canvas_plan(rollout, start, clicks)
+        if planned:
+            canvas = canvas_plan(rollout, start, planned)
             if canvas is not None:
                 plan, box, target = canvas
                 tactics.insert(0 if not tactics or tactics[0]["name"] != "level_up" else 1, tactic(

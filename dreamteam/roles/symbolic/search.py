@@ -31,7 +31,8 @@ class SearchLimits:
 
     nodes: int = 1500
     depth: int = 60
-    seconds: float = 0.15
+    seconds: float = 0.08
+    """The quick search's time budget per step (the deep searches, rare by construction, have their own)."""
 
 
 DEEP_LIMITS = SearchLimits(nodes=40_000, depth=120, seconds=1.5)

@@ -57,10 +57,12 @@ def explored_maze(seed: int, steps: int = 150) -> tuple[MazeWorld, list[dict[str
 
 
 def propose(world: Any, transitions: list[dict[str, Any]], dynamics: str, actions: list[int],
-            model: Any = None) -> dict[str, Any]:
+            model: Any = None, accuracy: float | None = None) -> dict[str, Any]:
     context = {"frame": encode_grid(world.frame()), "transitions": transitions,
                "level_ups": [t for t in transitions if t["level_up"]], "dynamics": dynamics, "observable": "",
                "available_actions": actions, "budget_left": 200, "feedback": ""}
+    if accuracy is not None:
+        context["prediction_accuracy"] = accuracy
     return ask("inductive", context, model=model)
 
 
@@ -126,6 +128,26 @@ def test_matches_a_canvas_to_its_target() -> None:
     match = [t for t in reply["tactics"] if t["name"] == "match-target"]
     assert match, reply
     assert run(world, match[0]["actions"])[-1] is True
+
+
+def test_stays_cheap_while_the_world_model_mispredicts() -> None:
+    # below LOW_ACCURACY nobody follows the plans: no deep search and no click planner run
+    from dreamteam.roles.symbolic import build
+    from dreamteam.roles.symbolic.search import SearchLimits
+
+    start, transitions = _after_a_level_up()
+    dynamics = learned_dynamics(transitions)
+    quick = SearchLimits(nodes=4, seconds=10.0)
+    deep = SearchLimits(nodes=20_000, depth=120, seconds=30.0)
+    trusted = propose(start, transitions, dynamics, MOVES, build("inductive", limits=quick, deep=deep), 0.9)
+    assert "level_up" in {t["name"] for t in trusted["tactics"]}
+    doubted = propose(start, transitions, dynamics, MOVES, build("inductive", limits=quick, deep=deep), 0.3)
+    assert "level_up" not in {t["name"] for t in doubted["tactics"]}
+    world = CopyWorld(seed=2, size=3)
+    clicks = [t for t in record(world, random_clicks(7), 80) if not t["level_up"]]
+    copy_dynamics = learned_dynamics(clicks)
+    assert "match-target" not in {t["name"] for t in propose(world, clicks, copy_dynamics, [6], accuracy=0.3)["tactics"]}
+    assert "match-target" in {t["name"] for t in propose(world, clicks, copy_dynamics, [6], accuracy=0.9)["tactics"]}
 
 
 def test_continues_its_plan_while_the_world_follows_the_prediction() -> None:
