@@ -35,16 +35,24 @@ def salience(comp: Component, colour_share: float, scale: PixelScale) -> float:
 
 
 def rank_click_targets(
-    grid: Grid, mask: BoolMask | None = None, scale: PixelScale | None = None, limit: int = 16
+    grid: Grid, mask: BoolMask | None = None, scale: PixelScale | None = None, limit: int = 16,
+    enclosed: bool = False,
 ) -> tuple[ClickTarget, ...]:
-    """Up to `limit` clicks, one per non-background segment outside the mask, most salient first."""
+    """Up to `limit` clicks, one per non-background segment outside the mask, most salient first; with
+    `enclosed`, also one per region of the background colour cut off from its largest region (the inside of
+    a ring or a closed room: clicking "inside" something is how some games are played)."""
     px = scale or PixelScale()
     background = background_of(grid, mask)
     visible = grid if mask is None else grid[~mask]
     counts = np.bincount(visible.ravel().astype(np.intp) & 0xF, minlength=16)
     total = max(1, int(counts.sum()))
     ranked: list[tuple[float, int, int, ClickTarget]] = []
-    for comp in segment(grid, background=background).objects:
+    parts = segment(grid, background=background)
+    candidates = list(parts.objects)
+    if enclosed:
+        holes = sorted((c for c in parts.components if c.colour == background), key=lambda c: -c.size)
+        candidates += holes[1:]
+    for comp in candidates:
         y, x = comp.representative_cell()
         if mask is not None and mask[y, x]:
             continue

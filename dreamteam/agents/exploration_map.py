@@ -35,6 +35,8 @@ class ExplorerOptions:
     shuffle: bool = False
     """Try a new state's simple actions in a seeded random order rather than by id (stochastic tie-breaking:
     with a fixed order, a state space where every step looks new walks the first action forever)."""
+    click_enclosed: bool = False
+    """Also click regions of the background colour enclosed by other colours (see `rank_click_targets`)."""
     idle_colour_after: int = 0
     """When positive: untested clicks on a colour clicked this often without any change anywhere come last
     (each object is still clicked once the fresh ones are used up)."""
@@ -160,7 +162,8 @@ class ExplorationMap:
             simple = tuple(self._rng.sample(simple, len(simple)))
         if CLICK not in self._available:
             return simple
-        clicks = rank_click_targets(grid, mem.mask, mem.scale, self.options.max_click_targets)
+        clicks = rank_click_targets(grid, mem.mask, mem.scale, self.options.max_click_targets,
+                                    self.options.click_enclosed)
         return simple + tuple(t.action for t in clicks)
 
     def _record_step(self, pending: Pending, grid: Grid, key: StateKey) -> StateKey:

@@ -69,7 +69,8 @@ class TeamLogic:
         self.stale_after = stale_after
         self.rng = random.Random(seed)
         self.mem = StepMemory()
-        self.map = ExplorationMap(ExplorerOptions(shuffle=True, idle_colour_after=IDLE_COLOUR_AFTER), seed=seed)
+        self.map = ExplorationMap(ExplorerOptions(shuffle=True, idle_colour_after=IDLE_COLOUR_AFTER,
+                                                   click_enclosed=True), seed=seed)
         """Every state seen per level and which actions were tried there (the harness's map of the evidence)."""
         self.sources = {name: workspace.read_surface(name) for name in
                         ("observation", "dynamics", "strategy", "probes", "critique", "leadership")}
