@@ -27,7 +27,9 @@ def test_grinding_team_walks_the_frontier(tmp_path: Path) -> None:
     decisions, messages = _decisions(run)
     frontier = [d for d in decisions.values() if d["source"] == "map-frontier"]
     assert frontier, "keys makes the symbolic team grind within 100 steps"
-    assert all("no new state for" in str(d["reason"]) for d in frontier)
+    # the walk is the grinding rule's, or the floor's while the world model does not fit yet (leader.py)
+    assert any("no new state for" in str(d["reason"]) for d in frontier)
+    assert all("no new state for" in str(d["reason"]) or "does not fit yet" in str(d["reason"]) for d in frontier)
     assert any("inductive skipped: no new state" in m for m in messages)
 
 
