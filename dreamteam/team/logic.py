@@ -1,13 +1,18 @@
-"""The team's step, node by node: commit, observe, retrodict, maintain, propose, critic, lead, predict, act.
+"""The team's step, node by node: the harness (commit, observe, retrodict, review, predict, act) and the six
+roles (observer, simulator, inductive, transductive, critic, leader).
 
 Each method takes the graph state and returns a partial state; frames, predictions and proposals stay in
-`StepMemory`; the workspace, the world model and the role models are injected.
+`StepMemory`; the workspace, the world model and the role models are injected. Role nodes the graph runs in
+parallel (observer || simulator || transductive, then inductive || transductive) only call their role model
+and write their own slots; workspace writes go through the `writing` lock, and everything whose order matters
+(the patch lifecycle, peer feedback) runs in the harness's review node.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -16,7 +21,7 @@ import numpy as np
 
 from dreamteam.agents.exploration_map import ExplorationMap
 from dreamteam.codec import decode_grid, encode_grid, grid_hash
-from dreamteam.graph.state import StepState
+from dreamteam.graph.state import StepState, fast_path
 from dreamteam.roles.critic import Critic
 from dreamteam.roles.inductive import InductiveExplorer
 from dreamteam.roles.leader import Decision, TeamLeader
@@ -76,6 +81,8 @@ class TeamLogic:
             if error:
                 self.mem.flags.append(f"seed {name} artifact rejected: {error}")
         self.mem.deadly = _deadly(workspace.regression())
+        self.writing = threading.Lock()
+        """Held while a node writes the workspace or the surfaces (parallel role nodes write different files)."""
 
     # ----- arrival ------------------------------------------------------------------------------
 
@@ -177,7 +184,12 @@ class TeamLogic:
             # The fast path would send it: the roles decide again (the leader drops predicted losses).
             plan = []
             self.mem.flags.append("plan dropped: the world model predicts its next action loses the level")
-        return {"components": components, "recent_hits": hits, "plan": plan}
+        out: StepState = {"components": components, "recent_hits": hits, "plan": plan}
+        if not fast_path({**state, **out}):
+            # what the role nodes of this slow step read, computed once before they fan out
+            self.mem.regression = self.ws.regression()
+            self.mem.exploration = self._exploration()
+        return out
 
     def _predicts_loss(self, state: StepState, action: dict[str, Any]) -> bool:
         """Whether the world model predicts `action` from the current frame ends the game (usually a cached
@@ -187,27 +199,50 @@ class TeamLogic:
         prediction = self.world.predict(obs.grid, dict(state.get("history") or {}), Action.from_json(action))
         return "game_over" in prediction.events
 
-    # ----- maintain ---------------------------------------------------------------------------------
+    # ----- the maintainers: observer || simulator, then review ---------------------------------------------
 
-    def maintain(self, state: StepState) -> StepState:
-        """Observer and Simulator propose patches; each goes through the patch lifecycle."""
+    def maintainers(self, state: StepState) -> list[str]:
+        """The maintaining roles this slow step needs: the Observer at its first look or on parse errors, the
+        Simulator on a wrong prediction, a new level or a death."""
         components = state.get("components") or []
-        first_look = not self.mem.observer_asked
-        if "observation" in components or first_look:
-            self.mem.observer_asked = True
-            frames = [encode_grid(g) for g in self.mem.frames]
-            errors = [{"step": self.mem.obs.step if self.mem.obs else 0, "wrong_cells": self.mem.parse_errors}]
-            patch = self.roles.observer.maintain(self.sources["observation"], frames, errors)
-            self._submit("observation", patch)
+        out = ["observer"] if "observation" in components or not self.mem.observer_asked else []
+        return out + (["simulator"] if {"dynamics", "level", "death"} & set(components) else [])
+
+    def observer(self, state: StepState) -> StepState:
+        """The Observer proposes observable.py (the lifecycle runs in review)."""
+        self.mem.observer_asked = True
+        frames = [encode_grid(g) for g in self.mem.frames]
+        errors = [{"step": self.mem.obs.step if self.mem.obs else 0, "wrong_cells": self.mem.parse_errors}]
+        patch = self.roles.observer.maintain(self.sources["observation"], frames, errors)
+        self.mem.proposals["observation"] = patch
+        return {"proposed": {"observer": _said(patch, "observable.py")}}
+
+    def simulator(self, state: StepState) -> StepState:
+        """The Simulator proposes dynamics.py from the regression set and the last replay's counterexamples."""
+        patch = self.roles.simulator.maintain(self.sources["dynamics"], self._window(),
+                                              self.mem.counterexamples.get("dynamics", []),
+                                              self.sources["observation"])
+        self.mem.proposals["dynamics"] = patch
+        return {"proposed": {"simulator": _said(patch, "dynamics.py")}}
+
+    def review(self, state: StepState) -> StepState:
+        """The maintainers' patches go through the lifecycle, observation first (dynamics is replayed with the
+        observable.py this leaves); then each maintainer's notes go to its peer's next call."""
+        ran = state.get("proposed") or {}
+        done = len(self.mem.patches)
+        if "observer" in ran:
+            self._submit("observation", self.mem.proposals.pop("observation", None))
+        if "simulator" in ran:
+            self._submit("dynamics", self.mem.proposals.pop("dynamics", None), self._window())
+        if "observer" in ran:
             self._peer(self.roles.observer.last_notes, self.roles.simulator)
-        if "dynamics" in components or "level" in components or "death" in components:
-            transitions = self.ws.regression()
-            patch = self.roles.simulator.maintain(self.sources["dynamics"], transitions,
-                                                  self.mem.counterexamples.get("dynamics", []),
-                                                  self.sources["observation"])
-            self._submit("dynamics", patch, transitions)
+        if "simulator" in ran:
             self._peer(self.roles.simulator.last_notes, self.roles.observer)
-        return {"patches": [_patch_json(p) for p in self.mem.patches]}
+        return {"patches": [_patch_json(p) for p in self.mem.patches[done:]]}
+
+    def _window(self) -> list[dict[str, Any]]:
+        """The step's regression window, a fresh list of fresh dicts per reader (as `Workspace.regression`)."""
+        return [dict(t) for t in self.mem.regression]
 
     @staticmethod
     def _peer(notes: str, to: Any) -> None:
@@ -220,26 +255,24 @@ class TeamLogic:
             return
         companions = {"observation": self.sources["observation"]} if surface_name == "dynamics" else {}
         result = self.lifecycle.submit(surface_name, self.sources[surface_name], patch,
-                                       transitions if transitions is not None else self.ws.regression(), companions)
-        self.mem.patches.append(result)
-        self.mem.counterexamples[surface_name] = [dict(c) for c in result.counterexamples]
-        if result.report is not None:
-            self.ws.write_replay_report(dict(result.report))
-        if result.accepted:
-            self.sources[surface_name] = patch
-            self.ws.write_surface(surface_name, patch)
-            if surface_name in ("observation", "dynamics"):
-                self.world.load(surface_name, patch)
+                                       transitions if transitions is not None else self._window(), companions)
+        with self.writing:
+            self.mem.patches.append(result)
+            self.mem.counterexamples[surface_name] = [dict(c) for c in result.counterexamples]
+            if result.report is not None:
+                self.ws.write_replay_report(dict(result.report))
+            if result.accepted:
+                self.sources[surface_name] = patch
+                self.ws.write_surface(surface_name, patch)
+        if result.accepted and surface_name in ("observation", "dynamics"):
+            self.world.load(surface_name, patch)
 
-    # ----- propose / critic / lead ----------------------------------------------------------------------
+    # ----- the explorers: inductive || transductive ----------------------------------------------------
 
-    def propose(self, state: StepState) -> StepState:
-        """The explorers propose tactics (from rollouts) and probes (for information)."""
+    def inductive(self, state: StepState) -> StepState:
+        """The Inductive Explorer rolls out the strategy's policies on the reviewed world model: tactics."""
         obs = self.mem.obs
         assert obs is not None
-        frame = encode_grid(obs.grid)
-        regression = self.ws.regression()
-        self.mem.exploration = self._exploration()
         if self._grinding() and self.mem.skipped_searches < SEARCH_WHILE_GRINDING - 1:
             # The tactics had `stale_after` steps to find anything new; the leader now walks the map's
             # frontier, so the Inductive Explorer's search (the costliest call) is skipped until a new state,
@@ -248,22 +281,33 @@ class TeamLogic:
             self.mem.tactics = []
             self.mem.flags.append(f"inductive skipped: no new state for "
                                   f"{self.mem.exploration['steps_since_new_state']} steps")
-        else:
-            self.mem.skipped_searches = 0
-            strategy_patch, self.mem.tactics = self.roles.inductive.propose(self.sources["strategy"], {
-                "frame": frame, "transitions": regression[-60:],
-                "level_ups": [t for t in regression if t.get("level_up")],
-                "dynamics": self.sources["dynamics"], "observable": self.sources["observation"],
-                "available_actions": list(obs.available_actions), "budget_left": self.budget - obs.step,
-                "history": dict(state.get("history") or {}),
-            })
-            self._submit("strategy", strategy_patch, [])
+            return {"proposed": {"inductive": "skipped: grinding"}}
+        self.mem.skipped_searches = 0
+        regression = self._window()
+        done = len(self.mem.patches)
+        strategy_patch, self.mem.tactics = self.roles.inductive.propose(self.sources["strategy"], {
+            "frame": encode_grid(obs.grid), "transitions": regression[-60:],
+            "level_ups": [t for t in regression if t.get("level_up")],
+            "dynamics": self.sources["dynamics"], "observable": self.sources["observation"],
+            "available_actions": list(obs.available_actions), "budget_left": self.budget - obs.step,
+            "history": dict(state.get("history") or {}),
+        })
+        self._submit("strategy", strategy_patch, [])
+        return {"proposed": {"inductive": f"{len(self.mem.tactics)} tactics"},
+                "patches": [_patch_json(p) for p in self.mem.patches[done:]]}
+
+    def transductive(self, state: StepState) -> StepState:
+        """The Transductive Explorer proposes probes where the world model does not fit yet (it reads neither
+        observable.py nor dynamics.py, so it runs beside the maintainers)."""
+        obs = self.mem.obs
+        assert obs is not None
         self.mem.probes = self.roles.transductive.propose(self.sources["probes"], {
-            "frame": frame, "transitions": regression[-60:], "available_actions": list(obs.available_actions),
-            "tested": dict(self.mem.tested), "wrong_regions": [], "frontier": self.mem.exploration,
+            "frame": encode_grid(obs.grid), "transitions": self._window()[-60:],
+            "available_actions": list(obs.available_actions), "tested": dict(self.mem.tested),
+            "wrong_regions": [], "frontier": self.mem.exploration,
         })
         self._write_json("probes", {"probes": [p.to_json() for p in self.mem.probes[:20]]})
-        return {}
+        return {"proposed": {"transductive": f"{len(self.mem.probes)} probes"}}
 
     def _grinding(self) -> bool:
         """No new state for `stale_after` steps while the map still knows a way to something untested."""
@@ -276,6 +320,8 @@ class TeamLogic:
         return {"actions": [a.to_json() for a in walk], "states": len(self.map.memory.graph),
                 "steps_since_new_state": self.map.steps_since_new,
                 "reset_helps": not walk and self.map.reset_helps(), "stale_after": self.stale_after}
+
+    # ----- critic / leader -----------------------------------------------------------------------------
 
     def critic(self, state: StepState) -> StepState:
         """The Critic audits and routes feedback to the owners."""
@@ -294,7 +340,7 @@ class TeamLogic:
         self._write_json("critique", {"feedback": feedback, "flags": flags})
         return {"feedback": feedback}
 
-    def lead(self, state: StepState) -> StepState:
+    def leader(self, state: StepState) -> StepState:
         """The Team Leader picks the plan: a tactic, a probe, or RESET after a death."""
         obs = self.mem.obs
         assert obs is not None
@@ -362,9 +408,10 @@ class TeamLogic:
 
     def _write_json(self, surface_name: str, data: Mapping[str, Any]) -> None:
         text = json.dumps(data, indent=2, sort_keys=True) + "\n"
-        if text != self.sources[surface_name]:
-            self.sources[surface_name] = text
-            self.ws.write_surface(surface_name, text)
+        with self.writing:
+            if text != self.sources[surface_name]:
+                self.sources[surface_name] = text
+                self.ws.write_surface(surface_name, text)
 
     # ----- predict / act ------------------------------------------------------------------------------
 
@@ -409,6 +456,11 @@ def _compare(predicted: Grid | None, observed: Grid) -> tuple[bool | None, int]:
 
 def _outcome(p: PatchResult, role: str) -> PatchOutcome:
     return PatchOutcome(surface=p.surface, role=role, accepted=p.accepted, reason=p.reason, replay=p.replay_summary)
+
+
+def _said(patch: str | None, path: str) -> str:
+    """A one-line summary of a maintainer's reply."""
+    return f"a new {path} ({len(patch)} chars)" if patch else "no change"
 
 
 def _patch_json(p: PatchResult) -> dict[str, Any]:
