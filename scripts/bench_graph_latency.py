@@ -4,8 +4,8 @@
 Usage: .venv/bin/python scripts/bench_graph_latency.py [--delay 1.0] [--repeat 3] [--game maze]
        [--code DIR] [--label after] [--out bench-results/graph-latency.json]
 
-The model is a loopback HTTP server speaking the Anthropic Messages API (nothing leaves 127.0.0.1): it
-sleeps DELAY seconds, then answers each role with a valid, do-nothing reply (no patch, no tactic, one probe,
+The model is the tests' loopback HTTP server speaking the Anthropic Messages API (`RoleVendor`; nothing
+leaves 127.0.0.1): it sleeps DELAY seconds, then answers each role with a valid, do-nothing reply (no patch, no tactic, one probe,
 a one-action plan). The timed step is the team's first step after a missed prediction, so all six roles run:
 the Observer (first look), the Simulator (the miss), both explorers, the Critic and the Leader. It prints
 and writes: wall seconds of the step (median of --repeat), model calls, and the most calls in flight at
@@ -17,86 +17,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import statistics
 import sys
 import tempfile
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-REPLIES: dict[str, dict[str, Any]] = {
-    "observer": {"patch": None, "notes": "nothing to change"},
-    "simulator": {"patch": None, "notes": "nothing to change"},
-    "inductive": {"patch": None, "notes": "no tactic", "tactics": []},
-    "transductive": {"probes": [{"actions": [{"action": "ACTION1"}], "expected_effect": "something moves",
-                                 "target_hypothesis": "ACTION1 moves the player"}], "notes": "one probe"},
-    "critic": {"flags": [], "feedback": {}, "notes": "nothing to report"},
-    "leader": {"goal": "DISCOVER", "plan": [{"action": "ACTION1"}], "source": "probe-0", "confidence": 0.5,
-               "reason": "probe first"},
-}
-ROLE_IN_PROMPT = re.compile(r"You are the (\w+) of DreamTeam")
-
-
-class SlowVendor:
-    """A loopback Messages API: every call waits `delay` s, then answers its role (read from the system
-    prompt); it counts calls and the most calls in flight at once."""
-
-    def __init__(self, delay: float) -> None:
-        self.delay = delay
-        self.calls: list[str] = []
-        self.in_flight = 0
-        self.peak = 0
-        self.lock = threading.Lock()
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
-
-    def _reply(self, body: dict[str, Any]) -> dict[str, Any]:
-        system = body.get("system")
-        text = system if isinstance(system, str) else json.dumps(system)
-        found = ROLE_IN_PROMPT.search(text)
-        role = found.group(1) if found else "?"
-        with self.lock:
-            self.calls.append(role)
-            self.in_flight += 1
-            self.peak = max(self.peak, self.in_flight)
-        time.sleep(self.delay)
-        with self.lock:
-            self.in_flight -= 1
-        return {"id": "msg_1", "type": "message", "role": "assistant", "model": body.get("model", "m"),
-                "stop_reason": "tool_use", "stop_sequence": None,
-                "content": [{"type": "tool_use", "id": "toolu_1", "name": "reply", "input": REPLIES.get(role, {})}],
-                "usage": {"input_tokens": 1000, "output_tokens": 100}}
-
-    def _handler(self) -> type[BaseHTTPRequestHandler]:
-        vendor = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-            def do_POST(self) -> None:
-                raw = self.rfile.read(int(self.headers.get("content-length", "0")))
-                data = json.dumps(vendor._reply(json.loads(raw or b"{}"))).encode()
-                self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        return Handler
-
-    def close(self) -> None:
-        """Stop serving."""
-        self.server.shutdown()
-        self.server.server_close()
-
-
-def time_full_step(vendor: SlowVendor, game: str) -> dict[str, Any]:
+def time_full_step(vendor: Any, game: str) -> dict[str, Any]:
     """Open `game`, build the team on the slow vendor and time its first step after a missed prediction."""
     from dreamteam.backends.config import load_backend_config
     from dreamteam.env.catalog import Catalog, env_dirs_from
@@ -133,8 +61,10 @@ def main() -> int:
     parser.add_argument("--label", default="current")
     parser.add_argument("--out", default="bench-results/graph-latency.json")
     args = parser.parse_args()
-    sys.path.insert(0, str(Path(args.code).resolve()))
-    vendor = SlowVendor(args.delay)
+    sys.path[:0] = [str(Path(args.code).resolve()), str(Path(__file__).resolve().parents[1])]
+    from tests.backends.fake_vendor import RoleVendor
+
+    vendor = RoleVendor(args.delay).start()
     try:
         runs = [time_full_step(vendor, args.game) for _ in range(args.repeat)]
     finally:

@@ -29,6 +29,8 @@ from dreamteam.workspace import Workspace, seed_path
 WORKSPACE_DIR = "workspace"
 CHECKPOINT = "checkpoint.sqlite"
 CALLS = "calls.jsonl"
+IN_PROCESS = ("symbolic",)
+"""Backends that compute their answers in this process (CPU-bound: the graph runs their nodes one at a time)."""
 
 
 def build_roles(models: dict[str, Any]) -> TeamRoles:
@@ -109,8 +111,12 @@ class TeamAgent:
         self.logic = TeamLogic(workspace, world, SandboxLifecycle(world.sandbox, self.policy), build_roles(models),
                                budget=budget, seed=self.seed)
         saver = sqlite_checkpointer(self.run_dir / CHECKPOINT) if self.use_checkpoint else None
-        self.graph = StepGraph(self.logic, saver)
+        self.graph = StepGraph(self.logic, saver, concurrency=None if self.waits_on_models() else 1)
         self.state = {"step": 0, "level": 0, "pending": None, "plan": [], "recent_hits": [], "feedback": {}}
+
+    def waits_on_models(self) -> bool:
+        """Whether some role's model answers from outside this process (a parallel branch then saves time)."""
+        return any(role.backend not in IN_PROCESS for role in self.backends.roles)
 
     def act(self, obs: Observation) -> Action | None:
         """Run one step of the graph and return the action it chose."""

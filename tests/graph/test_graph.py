@@ -121,3 +121,12 @@ def test_a_miss_leaves_the_fast_path() -> None:
     rec = Recorder(hit=False)
     StepGraph(rec).step({"pending": {"step": 0, "action": {"action": "ACTION1"}}, "plan": [{"action": "ACTION2"}]})
     assert "inductive" in rec.ran and "leader" in rec.ran
+
+
+def test_a_concurrency_of_one_runs_the_branches_one_at_a_time() -> None:
+    rec = Recorder(hit=None, maintainers=("observer", "simulator"), pause=0.3)
+    began = time.perf_counter()
+    StepGraph(rec, concurrency=1).step({"pending": None, "plan": []})
+    assert time.perf_counter() - began >= 1.8
+    spans = sorted(rec.spans.values())
+    assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:], strict=False)), "no two nodes overlapped"
