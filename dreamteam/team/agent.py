@@ -21,7 +21,8 @@ from dreamteam.roles.leader import TeamLeader
 from dreamteam.roles.observer import Observer
 from dreamteam.roles.simulator import Simulator
 from dreamteam.roles.transductive import TransductiveExplorer
-from dreamteam.team.logic import TeamLogic, TeamRoles
+from dreamteam.team.logic import TeamLogic
+from dreamteam.team.role_nodes import TeamRoles
 from dreamteam.team.sandboxed import SandboxLifecycle, SandboxWorldModel
 from dreamteam.types import RESET, Action, GameInfo, Observation
 from dreamteam.workspace import Workspace, seed_path
