@@ -61,8 +61,10 @@ def main() -> int:
     parser.add_argument("--label", default="current")
     parser.add_argument("--out", default="bench-results/graph-latency.json")
     args = parser.parse_args()
-    sys.path[:0] = [str(Path(args.code).resolve()), str(Path(__file__).resolve().parents[1])]
-    from tests.backends.fake_vendor import RoleVendor
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.backends.fake_vendor import RoleVendor  # this checkout's loopback server (stdlib only)
+
+    sys.path.insert(0, str(Path(args.code).resolve()))  # the package timed
 
     vendor = RoleVendor(args.delay).start()
     try:
