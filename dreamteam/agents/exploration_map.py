@@ -32,6 +32,12 @@ class ExplorerOptions:
     reset_when_stuck: bool = True
     hud_checks: tuple[int, ...] = DEFAULT_HUD_CHECKS
     hud: HudSettings = field(default_factory=HudSettings)
+    shuffle: bool = False
+    """Try a new state's simple actions in a seeded random order rather than by id (stochastic tie-breaking:
+    with a fixed order, a state space where every step looks new walks the first action forever)."""
+    idle_colour_after: int = 0
+    """When positive: untested clicks on a colour clicked this often without any change anywhere come last
+    (each object is still clicked once the fresh ones are used up)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +65,8 @@ class ExplorationMap:
         self._plan: list[tuple[StateKey, Action]] = []
         self.kind_tries: dict[int, int] = {}
         self.kind_changes: dict[int, int] = {}
+        self.colour_clicks: dict[int, list[int]] = {}
+        """Clicks per colour clicked: [tries, changes]."""
         self._available: tuple[int, ...] = ()
         self.key: StateKey = ""
         self.new_states = 0
@@ -109,9 +117,9 @@ class ExplorationMap:
         """The nearest untested action: [it] when the current state has one, else the known path to the
         nearest state with untested actions followed by that state's best untested action; [] when none."""
         graph = self.memory.graph
-        here = graph.untested(self.key, self._useful)
-        if here:
-            return [here[0]]
+        here = self._untested_here(self.key)
+        if here is not None:
+            return [here]
         path = graph.path_to_frontier(self.key, self._useful)
         if not path:
             return []
@@ -148,6 +156,8 @@ class ExplorationMap:
     def _candidates(self, grid: Grid, mem: LevelMemory) -> tuple[Action, ...]:
         """Simple actions by id, then one click per salient segment."""
         simple = tuple(Action(a) for a in sorted(set(self._available)) if a not in (RESET, CLICK))
+        if self.options.shuffle:
+            simple = tuple(self._rng.sample(simple, len(simple)))
         if CLICK not in self._available:
             return simple
         clicks = rank_click_targets(grid, mem.mask, mem.scale, self.options.max_click_targets)
@@ -160,6 +170,7 @@ class ExplorationMap:
         mem.steps.append(Step(pending.grid, pending.action, grid.copy()))
         mem.graph.record(pending.key, pending.action, key)
         self._count_kind(pending.action, changed=key != pending.key)
+        self._count_colour(pending, changed=key != pending.key)
         checks = self.options.hud_checks
         if mem.hud_checks_done < len(checks) and len(mem.steps) >= checks[mem.hud_checks_done]:
             mem.hud_checks_done += 1
@@ -182,6 +193,29 @@ class ExplorationMap:
     def _count_kind(self, action: Action, changed: bool) -> None:
         self.kind_tries[action.id] = self.kind_tries.get(action.id, 0) + 1
         self.kind_changes[action.id] = self.kind_changes.get(action.id, 0) + int(changed)
+
+    def _count_colour(self, pending: Pending, changed: bool) -> None:
+        """Count a click's outcome under the colour it landed on."""
+        x, y = pending.action.x, pending.action.y
+        if pending.action.id != CLICK or x is None or y is None:
+            return
+        rows, cols = pending.grid.shape
+        if 0 <= y < rows and 0 <= x < cols:
+            tally = self.colour_clicks.setdefault(int(pending.grid[y, x]), [0, 0])
+            tally[0] += 1
+            tally[1] += int(changed)
+
+    def _idle_colour(self, key: StateKey, action: Action) -> bool:
+        """Whether `action` clicks a colour seen `idle_colour_after` times to change nothing (in state `key`)."""
+        limit = self.options.idle_colour_after
+        grid = self.memory.state_grids.get(key)
+        if limit <= 0 or action.id != CLICK or action.x is None or action.y is None or grid is None:
+            return False
+        rows, cols = grid.shape
+        if not (0 <= action.y < rows and 0 <= action.x < cols):
+            return False
+        tries, changes = self.colour_clicks.get(int(grid[action.y, action.x]), (0, 0))
+        return tries >= limit and changes == 0
 
     def _useful(self, action: Action) -> bool:
         """False for an action kind tried many times (across levels) without ever changing anything."""
@@ -252,7 +286,8 @@ class ExplorationMap:
     def _untested_here(self, key: StateKey) -> Action | None:
         """The best untested action of this state."""
         untested = self.memory.graph.untested(key, self._useful)
-        return untested[0] if untested else None
+        fresh = [a for a in untested if not self._idle_colour(key, a)]
+        return (fresh or untested)[0] if untested else None
 
     def _to_frontier(self, key: StateKey) -> Action | None:
         """First action of the shortest known path to a state with untested actions (the rest is planned)."""

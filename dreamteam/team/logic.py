@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from dreamteam.agents.exploration_map import ExplorationMap
+from dreamteam.agents.exploration_map import ExplorationMap, ExplorerOptions
 from dreamteam.codec import decode_grid, encode_grid, grid_hash
 from dreamteam.graph.state import StepState, fast_path
 from dreamteam.team.memory import StepMemory
@@ -27,6 +27,8 @@ from dreamteam.types import Action, Grid, Observation
 from dreamteam.workspace import PatchOutcome, PredictionRecord, StepRecord, Workspace
 
 ACCURACY_WINDOW = 20
+IDLE_COLOUR_AFTER = 3
+"""The team's exploration map clicks a colour seen this often to change nothing only after fresh ones."""
 PLAN_SURFACES = {"observation": "observable.py", "dynamics": "dynamics.py", "strategy": "strategy.py"}
 
 
@@ -43,7 +45,7 @@ class TeamLogic(RoleNodes):
         self.stale_after = stale_after
         self.rng = random.Random(seed)
         self.mem = StepMemory()
-        self.map = ExplorationMap(seed=seed)
+        self.map = ExplorationMap(ExplorerOptions(shuffle=True, idle_colour_after=IDLE_COLOUR_AFTER), seed=seed)
         """Every state seen per level and which actions were tried there (the harness's map of the evidence)."""
         self.sources = {name: workspace.read_surface(name) for name in
                         ("observation", "dynamics", "strategy", "probes", "critique", "leadership")}

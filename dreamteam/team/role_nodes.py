@@ -161,6 +161,7 @@ class RoleNodes:
             "dynamics": self.sources["dynamics"], "observable": self.sources["observation"],
             "available_actions": list(obs.available_actions), "budget_left": self.budget - obs.step,
             "history": dict(state.get("history") or {}),
+            "prediction_accuracy": _accuracy(state),
         })
         self._submit("strategy", strategy_patch, [])
         return {"proposed": {"inductive": f"{len(self.mem.tactics)} tactics"},
@@ -283,6 +284,12 @@ class RoleNodes:
                 self.sources[surface_name] = text
                 self.ws.write_surface(surface_name, text)
 
+
+
+def _accuracy(state: StepState) -> float | None:
+    """The share of recent predictions that held (None before the first prediction was checked)."""
+    hits = state.get("recent_hits") or []
+    return round(sum(hits) / len(hits), 3) if hits else None
 
 
 def _said(patch: str | None, path: str) -> str:

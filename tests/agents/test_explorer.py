@@ -227,3 +227,39 @@ def test_map_counts_steps_without_a_new_state() -> None:
             break
         obs = after
     assert world_map.new_states == 2 and world_map.steps_since_new == 0
+
+
+def test_the_teams_map_tries_a_new_states_simple_actions_in_a_seeded_random_order() -> None:
+    from dreamteam.agents.exploration_map import ExplorationMap, ExplorerOptions
+
+    def first_order(seed: int, shuffle: bool) -> list[int]:
+        world_map = ExplorationMap(ExplorerOptions(shuffle=shuffle), seed=seed)
+        world_map.observe(MazeWorld([OPEN_ROOM]).reset())
+        return [a.id for a in world_map.memory.graph.untested(world_map.key)]
+
+    assert first_order(0, shuffle=False) == [1, 2, 3, 4, 5]  # the explorer baseline keeps the id order
+    orders = {tuple(first_order(seed, shuffle=True)) for seed in range(8)}
+    assert len(orders) > 1 and all(sorted(o) == [1, 2, 3, 4, 5] for o in orders)
+    assert first_order(3, shuffle=True) == first_order(3, shuffle=True)
+
+
+@pytest.mark.parametrize("idle_after", [0, 2])
+def test_clicks_on_a_colour_that_never_changed_anything_come_last(idle_after: int) -> None:
+    from dreamteam.agents.exploration_map import ExplorationMap, ExplorerOptions
+
+    env = LampPuzzle()
+    world_map = ExplorationMap(ExplorerOptions(idle_colour_after=idle_after), seed=0)
+    obs = env.reset()
+    world_map.observe(obs)
+    ranked = world_map.memory.graph.untested(world_map.key)
+    colours = [int(obs.grid[a.y, a.x]) for a in ranked if a.x is not None and a.y is not None]
+    assert colours[:5] == [7, 7, 2, 2, 2]  # the two decoys, then the lamps, rank first
+    for action in ranked[:4]:  # both decoys and two lamps clicked: nothing happens
+        world_map.sent(obs.grid, action)
+        obs = env.step(action)
+        world_map.observe(obs)
+    chosen = world_map.frontier()[0]
+    assert chosen.x is not None and chosen.y is not None
+    # the explorer clicks the third lamp next; with idle colours last, a button (colour 12) comes first
+    assert int(obs.grid[chosen.y, chosen.x]) == (12 if idle_after else 2)
+    assert ranked[4] in world_map.memory.graph.untested(world_map.key)  # the lamp is still untested, just later

@@ -54,6 +54,14 @@ def _fits(t: Transition, cell: Cell, changed: BoolArray) -> dict[str, bool]:
                                                                      and not (clicked & ~changed).any())}
 
 
+MAX_OFFSET_PAIRS = 4096
+"""A click whose object and the other cells it changed pair up more than this adds no tile offsets: a click
+on a large object that changed a large area is no tile pattern (that is a whole-scene change), and pairing
+every cell with every change is seconds of work on a 64x64 frame."""
+MAX_OFFSETS = 256
+"""Only the best-supported candidate offsets are checked against the clicks."""
+
+
 def _tile_offsets(effects: Sequence[tuple[Transition, Cell, BoolArray]], colour_map: dict[int, int]) -> tuple[Cell, ...]:
     """The fewest offsets (from the clicked object's cells to the cells of other objects) that explain the
     changes, none contradicted by a click; (0, 0) when the clicked object itself changes.
@@ -74,16 +82,19 @@ def _tile_offsets(effects: Sequence[tuple[Transition, Cell, BoolArray]], colour_
         hy, hx = np.nonzero(own)
         cy, cx = np.nonzero(changed & ~own)
         shown: dict[Cell, set[int]] = defaultdict(set)
+        if len(hx) * len(cx) > MAX_OFFSET_PAIRS:
+            hx, hy, cx, cy = hx[:0], hy[:0], cx[:0], cy[:0]  # no tile pattern: see MAX_OFFSET_PAIRS
         for a, b in zip(hx.tolist(), hy.tolist(), strict=True):
             for x, y in zip(cx.tolist(), cy.tolist(), strict=True):
                 shown[(x - a, y - b)].add(int(labels[y, x]))
         support.update(shown.keys())
         reach.append(shown)
         homes.append((hx, hy, recolourable[grid.astype(np.intp) & 15] & ~changed & ~own))
-    against = {o for o in support if any(_lands_on(hx, hy, o, stayed) for hx, hy, stayed in homes)}
+    candidates = sorted(support, key=lambda o: (-support[o], abs(o[0]) + abs(o[1]), o))[:MAX_OFFSETS]
+    against = {o for o in candidates if any(_lands_on(hx, hy, o, stayed) for hx, hy, stayed in homes)}
     kept: list[Cell] = [(0, 0)] if own_changes * 2 > len(effects) else []
     explained: list[set[int]] = [set() for _ in effects]
-    for offset in sorted(support, key=lambda o: (-support[o], abs(o[0]) + abs(o[1]), o)):
+    for offset in candidates:
         if offset in against:
             continue
         gain = [r.get(offset, set()) - done for r, done in zip(reach, explained, strict=True)]

@@ -66,6 +66,21 @@ LAPSE_LIMITS = SearchLimits(nodes=20_000, depth=120, seconds=2.0)
 """Limits of the search in which collected things come back (`Lapsing`): its states also count the actions
 held, so it expands more of them than the quick search; it runs once per (world model, frame, sub-goal)
 and only after the quick search reached that sub-goal."""
+LOW_ACCURACY = 0.6
+"""Below this share of recent predictions that held (the context's `prediction_accuracy`), the leader follows
+no tactic (it probes or walks the exploration map; see leader.py's `goal_trust`), so the search stays cheap:
+the quick search within `CHEAP_LIMITS` and none of the deep, guided or lapse searches. A world model that
+mispredicts most steps (a game whose mechanics the rules do not fit yet) would otherwise spend seconds per
+step planning with predictions nobody follows."""
+CHEAP_LIMITS = SearchLimits(nodes=300, depth=30, seconds=0.02)
+STEP_SECONDS = 0.08
+"""Time budget of the quick breadth-first search per step, click candidates included while the world model
+mispredicts (then they take up to `CLICK_SHARE` of it); the deep, guided and lapse searches are rare by
+construction and have limits of their own."""
+CLICK_SHARE = 0.4
+CLICK_SECONDS = 0.1
+"""The click candidates' time while the world model predicts well: a canvas painted cell by cell needs each
+of its cells as a candidate (a 13x13 board is 169 predicted clicks), and planning it is worth the time."""
 COMPLETING = 1
 """Sub-goals of this priority or lower complete a level (a predicted level-up, a repeated level-up)."""
 DEEP_GOALS = 3
@@ -148,8 +163,10 @@ def tactic(name: str, goal: str, plan: Sequence[Action], expected: str) -> dict[
 class InductiveAnswerer:
     """Sub-goals from evidence, tactics from search over the team's predicted rollouts."""
 
-    def __init__(self, limits: SearchLimits | None = None, deep: SearchLimits | None = DEEP_LIMITS) -> None:
+    def __init__(self, limits: SearchLimits | None = None, deep: SearchLimits | None = DEEP_LIMITS,
+                 step_seconds: float = STEP_SECONDS) -> None:
         self.limits = limits or SearchLimits()
+        self.step_seconds = step_seconds
         self.deep = deep
         self._deep_found: dict[tuple[int, Any], dict[str, list[Action]]] = {}
         self._lapse_plans: dict[tuple[Any, ...], list[Action] | None] = {}
@@ -223,16 +240,24 @@ class InductiveAnswerer:
         evidence = self.recall.merge(evidence, level, transitions, floor)
         goals = derive(evidence, grid, floor, tuple(getattr(rollout, "tints", ())))
         actions: list[Action] = [{"action": name} for name in simple_actions(available)]
-        clicks = click_candidates(rollout, start) if clicks_available(available) else []
+        began = time.perf_counter()
+        accuracy = ctx.get("prediction_accuracy")
+        cheap = isinstance(accuracy, int | float) and accuracy < LOW_ACCURACY
+        quick = CHEAP_LIMITS if cheap else self.limits
+        budget_s = min(quick.seconds, self.step_seconds)
+        clicks = (click_candidates(rollout, start, seconds=CLICK_SHARE * budget_s if cheap else CLICK_SECONDS)
+                  if clicks_available(available) else [])
         actions += [click_action(rollout, *cell) for cell, _ in clicks[:MAX_CLICKS_IN_SEARCH]]
         goals += uniform_goals(grid, clicks)
         budget = ctx.get("budget_left")
         cap = int(budget) if isinstance(budget, int) and budget > 0 else None
-        depth = self.limits.depth if cap is None else min(self.limits.depth, cap)
-        limits = SearchLimits(self.limits.nodes, depth, self.limits.seconds)
+        depth = quick.depth if cap is None else min(quick.depth, cap)
+        spent = time.perf_counter() - began if cheap else 0.0
+        limits = SearchLimits(quick.nodes, depth, max(0.005, budget_s - spent))
         found, expanded = breadth_first(rollout, start, actions, goals, limits)
-        found, expanded = self._deepen(rollout, start, actions, goals, found, expanded, source_key, cap)
-        found, expanded = self._outlast(rollout, start, actions, goals, found, expanded, source_key, cap)
+        if not cheap:
+            found, expanded = self._deepen(rollout, start, actions, goals, found, expanded, source_key, cap)
+            found, expanded = self._outlast(rollout, start, actions, goals, found, expanded, source_key, cap)
         tactics = [tactic(g.name, g.name, found[g.name], g.description) for g in goals if g.name in found]
         for colour, plan in uniform_plans(rollout, start, clicks[:MAX_CLICKS_IN_LINEAR]):
             name = f"uniform:colour{colour}"

@@ -204,40 +204,66 @@ def _plan(links: Sequence[tuple[int, Action | None]], node: int) -> list[Action]
     return plan[::-1]
 
 
-def _click_cells(grid: Array) -> list[tuple[int, int]]:
-    """Every cell of a small grid; every cell off the commonest colour of a larger one when there are few
-    enough of them (a big canvas on a plain background: a cell-by-cell copy needs each cell as an unknown);
-    else one cell per object."""
-    rows, cols = grid.shape
-    if grid.size <= MAX_CELLS_TO_CLICK:
-        return [(x, y) for y in range(rows) for x in range(cols)]
-    colours, counts = np.unique(grid, return_counts=True)
-    ys, xs = np.nonzero(grid != colours[int(np.argmax(counts))])
-    if len(xs) <= MAX_CELLS_TO_CLICK:
-        return [(int(x), int(y)) for y, x in zip(ys.tolist(), xs.tolist(), strict=True)]
+def _object_cells(grid: Array) -> tuple[list[tuple[int, int]], Any]:
+    """One cell per object (a run of one colour, by 4-connectivity) in reading order, and the label grid."""
     labels, count = label_runs(grid)
     flat = labels.ravel()
     first = np.full(count, flat.size, dtype=np.intp)
     np.minimum.at(first, flat, np.arange(flat.size))
-    return [(int(f % cols), int(f // cols)) for f in first.tolist()]
+    cols = grid.shape[1]
+    return [(int(f % cols), int(f // cols)) for f in first.tolist()], labels
 
 
-def click_candidates(rollout: Rollout, start: Any, limit: int = 256) -> list[tuple[tuple[int, int], Array]]:
-    """One click per distinct predicted effect: (cell, mask of the cells that click changes)."""
+def _click_cells(grid: Array) -> Iterator[tuple[tuple[int, int], Any]]:
+    """Cells to click, each with the mask of its object's cells to try one by one if the click has an
+    effect (None: no finer pass). A small grid: every cell. A larger one: each object once, then, for the
+    objects whose click the model predicts to change something, their other cells (a canvas of cells to
+    paint one by one), up to MAX_CELLS_TO_CLICK cells in all. Clicking a 64-cell strip cell by cell where
+    one click per object tells the same costs 64 predicted steps for one answer."""
+    rows, cols = grid.shape
+    if grid.size <= MAX_CELLS_TO_CLICK:
+        for y in range(rows):
+            for x in range(cols):
+                yield (x, y), None
+        return
+    cells, labels = _object_cells(grid)
+    for x, y in cells:
+        yield (x, y), labels == labels[y, x]
+
+
+def click_candidates(rollout: Rollout, start: Any, limit: int = 256,
+                     seconds: float = 0.1) -> list[tuple[tuple[int, int], Array]]:
+    """One click per distinct predicted effect: (cell, mask of the cells that click changes), within
+    `seconds` of predicted steps (objects come first, so a short budget still covers each object once)."""
     grid = rollout.grid(start)
+    deadline = time.perf_counter() + seconds
     seen: set[Any] = set()
-    out = []
-    for cell in _click_cells(grid):
+    out: list[tuple[tuple[int, int], Array]] = []
+    finer: list[tuple[int, int]] = []
+    tried = 0
+
+    def effect(cell: tuple[int, int]) -> bool:
         result = rollout.step(start, click_action(rollout, *cell))
         if result is None:
-            continue
+            return False
         changed = rollout.grid(result[0]) != grid
         key = rollout.key(result[0])
         if changed.any() and key not in seen:
             seen.add(key)
             out.append((cell, changed))
-            if len(out) >= limit:
-                break
+        return bool(changed.any())
+
+    for cell, rest in _click_cells(grid):
+        if len(out) >= limit or time.perf_counter() > deadline:
+            return out
+        tried += 1
+        if effect(cell) and rest is not None:
+            ys, xs = np.nonzero(rest)
+            finer += [(int(x), int(y)) for y, x in zip(ys.tolist(), xs.tolist(), strict=True) if (x, y) != cell]
+    for cell in finer[: max(0, MAX_CELLS_TO_CLICK - tried)]:
+        if len(out) >= limit or time.perf_counter() > deadline:
+            break
+        effect(cell)
     return out
 
 

@@ -82,6 +82,15 @@ def new_scene(surface: str, rules: WorldRules) -> bool:
     return any(scene.to_json() not in known_list for scene in rules.scenes)
 
 
+FIT_OK = 0.5
+"""A world model that predicts at least this share of the window is worth re-learning after every miss."""
+MAX_BACKOFF = 16
+"""Below `FIT_OK` the simulator learns again only after 2, 4, ... up to this many newer transitions (or at
+once after a level-up or a loss): rules that fit under half of what was seen (sprites the rule kinds do not
+describe yet) are rarely fixed by one more transition, and learning costs a few hundred milliseconds a step
+on a 64x64 frame."""
+
+
 class SimulatorAnswerer:
     """Learns rules, generates dynamics.py, checks it against the current one, proposes it if better."""
 
@@ -90,6 +99,23 @@ class SimulatorAnswerer:
         self.motions = MotionCache()
         self.artifacts = ArtifactCache()
         self.verdicts: dict[tuple[int, int], tuple[bool, bool]] = {}
+        self.interval = 1
+        """Newer transitions to wait for before learning again (see MAX_BACKOFF)."""
+        self.learned_at = -1
+        """The step of the newest transition the last learning saw."""
+
+    def _backing_off(self, raw: Sequence[Mapping[str, Any]]) -> bool:
+        """Whether to skip learning now: fewer than `interval` transitions since the last learning, and none
+        of them a level-up or a loss."""
+        newer = [t for t in raw if int(t.get("step", 0)) > self.learned_at]
+        if self.interval <= 1 or any(t.get("level_up") or t.get("game_over") for t in newer):
+            return False
+        return len(newer) < self.interval
+
+    def _fitted(self, raw: Sequence[Mapping[str, Any]], fit: float) -> None:
+        """Schedule the next learning by how much of the window the chosen model predicts."""
+        self.learned_at = max((int(t.get("step", 0)) for t in raw), default=-1)
+        self.interval = 1 if fit >= FIT_OK else min(MAX_BACKOFF, 2 * self.interval)
 
     def decodes(self, transition: Mapping[str, Any]) -> bool:
         """Whether both frames of a transition decode (malformed ones are left out of the window)."""
@@ -124,6 +150,17 @@ class SimulatorAnswerer:
         raw = [t for t in window(context) if self.decodes(t)]
         if not raw:
             return {"patch": None, "notes": "no transitions yet: nothing to learn from"}
+        if self._backing_off(raw):
+            return {"patch": None, "notes": f"the rules fit under {FIT_OK:.0%} of the window: learning again "
+                                             f"after {self.interval} newer transitions"}
+        reply = self._learn(request, raw)
+        fit = reply.pop("fit", 1.0)
+        self._fitted(raw, float(fit))
+        return reply
+
+    def _learn(self, request: RoleRequest, raw: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        """Learn rules from the window and decide whether to propose them (the reply carries "fit": the share
+        of the window the model that stays or replaces the current one predicts)."""
         previous = assigned_literal(request.surface, "dyn_SCALE_HINTS") or []
         hints = scale_hints([self.displays.get(t["before"]) for t in raw[-40:]]
                             + [self.displays.get(t["after"]) for t in raw[-40:]], previous)
@@ -132,8 +169,9 @@ class SimulatorAnswerer:
         source = dynamics_source(rules, len(transitions))
         entities = json.dumps(entity_notes(rules), sort_keys=True)
         if code_part(source) == code_part(request.surface):
-            return {"patch": None, "notes": f"rules unchanged ({len(rules.hypotheses)} hypotheses)\n"
-                                             f"entities: {entities}"}
+            fit = _share(self.correct(source, transitions))
+            return {"patch": None, "fit": fit, "notes": f"rules unchanged ({len(rules.hypotheses)} hypotheses)\n"
+                                                         f"entities: {entities}"}
         return self._decide(request, transitions, rules, source, entities)
 
     def _decide(self, request: RoleRequest, transitions: Sequence[Transition], rules: WorldRules, source: str,
@@ -160,9 +198,10 @@ class SimulatorAnswerer:
             reason = (f"would break {still_broken}" if still_broken else "no gain" if not better
                       else f"needs {len(rules.memo) - past} remembered exceptions on this level or later, "
                            f"more than the {allowance} allowed for a gain of {gain} frames and {event_gain} events")
-            return {"patch": None, "notes": f"{summary}; not proposed ({reason})\nentities: {entities}"}
+            return {"patch": None, "fit": _share(old), "notes": f"{summary}; not proposed ({reason})\n"
+                                                                 f"entities: {entities}"}
         memo = f"; {len(rules.memo)} remembered exceptions" if rules.memo else ""
-        return {"patch": source, "notes": f"{summary}{memo}\nentities: {entities}"}
+        return {"patch": source, "fit": _share(new), "notes": f"{summary}{memo}\nentities: {entities}"}
 
     def _remember(self, rules: WorldRules, transitions: Sequence[Transition], broken: Sequence[Transition],
                   new: list[bool]) -> tuple[WorldRules, str, list[bool]]:
@@ -184,6 +223,11 @@ class SimulatorAnswerer:
         fixed = iter(rechecked)
         updated = [next(fixed) if id(t) in index else ok for t, ok in zip(transitions, new, strict=True)]
         return rules, source, updated
+
+
+def _share(verdicts_: Sequence[bool]) -> float:
+    """The share of True verdicts (1.0 for none)."""
+    return sum(verdicts_) / len(verdicts_) if verdicts_ else 1.0
 
 
 def _memo_chars(key: str, scene: Scene) -> int:

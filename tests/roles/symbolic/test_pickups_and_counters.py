@@ -4,16 +4,20 @@ leader's lower gate for level-completing tactics."""
 from __future__ import annotations
 
 import dataclasses
+from types import SimpleNamespace
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from dreamteam.roles.symbolic.artifact_dyn import lib_tick
 from dreamteam.roles.symbolic.evidence import Transition
 from dreamteam.roles.symbolic.frames import LogicalFrame
 from dreamteam.roles.symbolic.goals import Evidence, _lasts, colour_table, derive
-from dreamteam.roles.symbolic.model import TickRule
+from dreamteam.roles.symbolic.model import TICK_ORDERS, TickRule
 from dreamteam.roles.symbolic.rollout import LogicalRollout
 from dreamteam.roles.symbolic.search import Lapsing, SearchLimits, breadth_first
-from dreamteam.roles.symbolic.ticks import WHOLE_GRID, _merged
+from dreamteam.roles.symbolic.ticks import WHOLE_GRID, _merged, _order_fits, _order_fits_by_running, _Outcome
 
 from .test_explorers_and_judges import PROBE, decide
 
@@ -146,3 +150,20 @@ def test_plans_use_a_taken_thing_before_it_comes_back() -> None:
     assert held[1] == 4 and (lapsing.grid(held) == 10).sum() == 0
     result = lapsing.step(held, {"action": "ACTION3"})
     assert result is not None and result[0][1] == 0 and int(lapsing.grid(result[0])[0, 4]) == 10
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 6))
+def test_the_fast_order_fit_agrees_with_running_the_artifact_tick(seed: int, count: int) -> None:
+    # the learner's numpy shortcut must pick the same orders as the artifact's own lib_tick would
+    rng = np.random.default_rng(seed)
+    grid = rng.choice(np.array([0, 3, 5], dtype=np.int8), size=(int(rng.integers(1, 8)), int(rng.integers(1, 8))))
+    region = (int(rng.integers(-1, 3)), int(rng.integers(-1, 3)), int(rng.integers(2, 9)), int(rng.integers(2, 9)))
+    outcome = _Outcome(SimpleNamespace(before=SimpleNamespace(grid=grid)), grid != grid, False, False)  # type: ignore[arg-type]
+    after = grid.tolist()
+    lib_tick(after, list(region), 3, 7, str(rng.choice(list(TICK_ORDERS))), count)
+    mask = np.asarray(after, dtype=np.int8) != grid
+    if rng.random() < 0.3:
+        mask = mask | (grid == 5)  # a change no order explains
+    if mask.any():
+        assert _order_fits(outcome, mask, region, 3, 7) == _order_fits_by_running(outcome, mask, region, 3, 7)

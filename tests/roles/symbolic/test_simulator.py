@@ -10,6 +10,7 @@ import pytest
 from RestrictedPython import compile_restricted
 
 from dreamteam.codec import decode_grid, encode_grid
+from dreamteam.roles.symbolic import build
 from dreamteam.roles.symbolic.artifact_dyn import lib_patrol_targets
 from dreamteam.roles.symbolic.artifact_lib import lib_display, lib_parse
 from dreamteam.roles.symbolic.artifacts import ArtifactCache
@@ -414,3 +415,27 @@ def test_a_reset_after_a_loss_is_no_evidence_that_touching_the_patroller_is_safe
     transitions = decode_transitions(raw, [[4, 0, 0]], DisplayCache())
     assert learn_touches(transitions, rules)[1] == (sentry,)
     assert learn_touches(transitions[:2], rules)[1] == (sentry,)
+
+
+def _noise(steps: int, level_up_at: int = -1) -> list[dict[str, Any]]:
+    """Transitions between unrelated random frames: no rule kind fits them."""
+    rng = np.random.default_rng(7)
+    frames = [display(rng.integers(0, 10, size=(8, 8)).astype(np.int8), 8, 0) for _ in range(steps + 1)]
+    return [{"step": i, "action": {"action": "ACTION1"}, "before": encode_grid(frames[i]),
+             "after": encode_grid(frames[i + 1]), "level_up": i == level_up_at, "game_over": False}
+            for i in range(steps)]
+
+
+def test_the_simulator_backs_off_while_its_rules_fit_under_half_the_window() -> None:
+    model = build("simulator")
+    noise = _noise(14, level_up_at=13)
+    first = ask("simulator", {"transitions": noise[:8], "counterexamples": []}, model=model)
+    assert "learning again" not in first["notes"]
+    skipped = ask("simulator", {"transitions": noise[:9], "counterexamples": []}, model=model)
+    assert skipped["patch"] is None and "learning again after 2 newer transitions" in skipped["notes"]
+    again = ask("simulator", {"transitions": noise[:10], "counterexamples": []}, model=model)
+    assert "learning again" not in again["notes"]  # two newer transitions: it learns, and waits 4 next
+    assert "after 4" in ask("simulator", {"transitions": noise[:11], "counterexamples": []}, model=model)["notes"]
+    # a level-up among the newer transitions makes it learn at once
+    assert "learning again" not in ask("simulator", {"transitions": noise[:14], "counterexamples": []},
+                                       model=model)["notes"]
