@@ -60,7 +60,7 @@ def bench_game(arena: Arena, game_id: str, budget: int) -> dict[str, Any]:
             "levels_total": result.levels_total, "step_median_ms": statistics.median(per_step or [0.0]),
             "step_p95_ms": _pct(per_step, 0.95), "steps_ms": [round(x, 2) for x in per_step],
             "graph_overhead_ms": (sum(per_step) - node_total) / max(1, len(per_step)),
-            "slow_path_steps": len(agent.node_timings.get("lead", [])), "env_step_median_ms": statistics.median(session.timing.per_step_ms or [0.0]),
+            "slow_path_steps": len(agent.node_timings.get("leader", [])), "env_step_median_ms": statistics.median(session.timing.per_step_ms or [0.0]),
             "nodes": nodes}
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from dreamteam.cli.bench_ray import Done, require_ray, run_on_ray
 from dreamteam.cli.common import add_agent_args, catalog_for, make_agent, positive
 from dreamteam.env.catalog import Catalog
 from dreamteam.env.session import Arena, GameCrashed
@@ -35,7 +36,11 @@ def register(sub: Any) -> None:
                    help="bench exactly the games under DIR (repeatable)")
     p.add_argument("--games", default="", metavar="ID,ID", help="only these games (full or base ids)")
     add_agent_args(p, "explorer")
-    p.add_argument("--jobs", type=int, default=1, metavar="J", help="games played in parallel processes")
+    p.add_argument("--jobs", type=int, default=None, metavar="J",
+                   help="games played in parallel processes (default 1; with --ray: the local instance's CPUs)")
+    p.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+                   help="play the games as Ray tasks: on a local Ray instance, or on the cluster at ADDRESS "
+                        "('auto', 'ray://HOST:PORT', HOST:PORT); needs pip install 'dreamteam[ray]'")
     p.add_argument("--game-timeout", type=float, default=None, metavar="S",
                    help="wall-clock seconds per game: a game that runs out stops at its next step, is scored "
                         "as far as it got and marked timed_out (a step that hangs is cut off a grace period "
@@ -147,7 +152,9 @@ def hard_deadline(seconds: float | None) -> Iterator[None]:
 def run(args: argparse.Namespace) -> int:
     """Bench the selected games and write the results."""
     budget = positive(args.budget, "--budget")
-    jobs = positive(args.jobs, "--jobs")
+    jobs = positive(args.jobs, "--jobs") if args.jobs is not None else 1
+    if args.ray is not None:
+        require_ray()  # before any game: a clear message when Ray is not installed
     timeout = args.game_timeout
     if timeout is not None and timeout <= 0:
         raise UserError(f"--game-timeout must be positive, got {timeout}")
@@ -157,7 +164,10 @@ def run(args: argparse.Namespace) -> int:
     make_agent(args.agent, args.seed)  # fail fast on an unknown agent
     dirs = [str(d) for d in catalog.dirs]
     start = time.perf_counter()
-    summaries = _run_all(catalog, dirs, games, args.agent, budget, args.seed, jobs, timeout)
+    if args.ray is not None:
+        summaries = _run_ray(catalog, dirs, games, args.agent, (budget, args.seed, timeout), args.ray, args.jobs)
+    else:
+        summaries = _run_all(catalog, dirs, games, args.agent, budget, args.seed, jobs, timeout)
     results = _results(args.agent, budget, args.seed, summaries, time.perf_counter() - start)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -167,11 +177,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_all(catalog: Catalog, dirs: list[str], games: list[str], agent: str, budget: int, seed: int,
-             jobs: int, timeout: float | None = None) -> dict[str, dict[str, Any]]:
+@contextlib.contextmanager
+def _bench_progress(agent: str, games: list[str]) -> Iterator[tuple[Progress, Any, Done, dict[str, dict[str, Any]]]]:
+    """The bar and `done(game, summary)`, which prints one line per finished game (a live bar draws nothing
+    when stderr is a log file); yields (progress, task, done, summaries)."""
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     summaries: dict[str, dict[str, Any]] = {}
-    # One line per finished game as well as the bar: a live bar draws nothing when stderr is a log file.
     with Progress(*columns, console=Console(stderr=True)) as progress:
         task = progress.add_task(f"bench {agent}", total=len(games))
 
@@ -180,6 +191,12 @@ def _run_all(catalog: Catalog, dirs: list[str], games: list[str], agent: str, bu
             progress.advance(task)
             progress.console.print(f"[{len(summaries)}/{len(games)}] {done_line(summary)}", highlight=False)
 
+        yield progress, task, done, summaries
+
+
+def _run_all(catalog: Catalog, dirs: list[str], games: list[str], agent: str, budget: int, seed: int,
+             jobs: int, timeout: float | None = None) -> dict[str, dict[str, Any]]:
+    with _bench_progress(agent, games) as (progress, task, done, summaries):
         if jobs == 1:
             arena = Arena(catalog)
             card = arena.new_scorecard(tags=["dreamteam-bench", agent])
@@ -192,6 +209,17 @@ def _run_all(catalog: Catalog, dirs: list[str], games: list[str], agent: str, bu
                 futures = {pool.submit(play_one, dirs, g, agent, budget, seed, None, None, timeout): g for g in games}
                 for fut in as_completed(futures):
                     done(futures[fut], fut.result())
+    return {g: summaries[g] for g in games}
+
+
+def _run_ray(catalog: Catalog, dirs: list[str], games: list[str], agent: str, play_args: tuple[Any, ...],
+             address: str, cpus: int | None) -> dict[str, dict[str, Any]]:
+    """The games as Ray tasks (see `bench_ray`), with the same progress output as the process pool."""
+    budget, seed, timeout = play_args
+    levels = {g: len(catalog.resolve(g).baseline_actions or []) for g in games}
+    with _bench_progress(agent, games) as (_, _, done, summaries):
+        run_on_ray(play_one, games, dirs, (agent, budget, seed, None, None, timeout), done, address=address,
+                   cpus=cpus, levels=levels)
     return {g: summaries[g] for g in games}
 
 

@@ -49,8 +49,11 @@ def team_backends_from(meta: dict[str, Any]) -> BackendConfig:
     roles = meta.get("backends") or {}
     spec = ",".join(f"{role}={cfg['backend']}" for role, cfg in roles.items()) or "symbolic"
     models = ",".join(f"{role}={cfg['model']}" for role, cfg in roles.items() if cfg.get("model")) or None
+    urls = {str(cfg["backend"]).rpartition(":")[2]: cfg["base_url"] for cfg in roles.values() if cfg.get("base_url")}
+    base_url = ",".join(f"{backend}={url}" for backend, url in urls.items()) or None
     try:
-        config = load_backend_config(spec, model=models, cassette=meta.get("cassette"), script=meta.get("script"))
+        config = load_backend_config(spec, model=models, base_url=base_url, cassette=meta.get("cassette"),
+                                     script=meta.get("script"))
         validate_config(config)
     except ConfigError as exc:
         raise UserError(str(exc)) from exc

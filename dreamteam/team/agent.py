@@ -21,7 +21,8 @@ from dreamteam.roles.leader import TeamLeader
 from dreamteam.roles.observer import Observer
 from dreamteam.roles.simulator import Simulator
 from dreamteam.roles.transductive import TransductiveExplorer
-from dreamteam.team.logic import TeamLogic, TeamRoles
+from dreamteam.team.logic import TeamLogic
+from dreamteam.team.role_nodes import TeamRoles
 from dreamteam.team.sandboxed import SandboxLifecycle, SandboxWorldModel
 from dreamteam.types import RESET, Action, GameInfo, Observation
 from dreamteam.workspace import Workspace, seed_path
@@ -29,6 +30,8 @@ from dreamteam.workspace import Workspace, seed_path
 WORKSPACE_DIR = "workspace"
 CHECKPOINT = "checkpoint.sqlite"
 CALLS = "calls.jsonl"
+IN_PROCESS = ("symbolic",)
+"""Backends that compute their answers in this process (CPU-bound: the graph runs their nodes one at a time)."""
 
 
 def build_roles(models: dict[str, Any]) -> TeamRoles:
@@ -109,8 +112,12 @@ class TeamAgent:
         self.logic = TeamLogic(workspace, world, SandboxLifecycle(world.sandbox, self.policy), build_roles(models),
                                budget=budget, seed=self.seed)
         saver = sqlite_checkpointer(self.run_dir / CHECKPOINT) if self.use_checkpoint else None
-        self.graph = StepGraph(self.logic, saver)
+        self.graph = StepGraph(self.logic, saver, concurrency=None if self.waits_on_models() else 1)
         self.state = {"step": 0, "level": 0, "pending": None, "plan": [], "recent_hits": [], "feedback": {}}
+
+    def waits_on_models(self) -> bool:
+        """Whether some role's model answers from outside this process (a parallel branch then saves time)."""
+        return any(role.backend not in IN_PROCESS for role in self.backends.roles)
 
     def act(self, obs: Observation) -> Action | None:
         """Run one step of the graph and return the action it chose."""

@@ -38,5 +38,9 @@ class StepMemory:
     """(frame hash, action label) pairs seen to end the game: never chosen again from that frame."""
     level_steps: int = 0
     exploration: dict[str, Any] = field(default_factory=dict)
+    regression: list[dict[str, Any]] = field(default_factory=list)
+    """The regression window as a slow step began (read once; the role nodes read it in parallel)."""
+    proposals: dict[str, str | None] = field(default_factory=dict)
+    """The maintainers' proposed artifacts by surface, until the review node runs them through the lifecycle."""
     skipped_searches: int = 0
     """Inductive searches skipped in a row while grinding (see `TeamLogic._grinding`)."""
