@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -56,7 +57,7 @@ def families_off(names: str) -> tuple[str, ...]:
         raise UserError(str(exc)) from exc
 
 
-def check_families_env(environ: dict[str, str] | None = None) -> None:
+def check_families_env(environ: Mapping[str, str] | None = None) -> None:
     """Reject an unknown name in DREAMTEAM_FAMILIES_OFF before any game starts (the symbolic builder reads it)."""
     from dreamteam.roles.symbolic.families import ENV_VAR
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Literal, Protocol
@@ -162,5 +162,3 @@ def describe_families() -> list[tuple[str, str, str, str]]:
              for stage in ("evidence", "clicks") for f in goal_families(stage=stage)]  # type: ignore[arg-type]
     return rules + goals
 
-
-Deriver = Callable[["GoalContext"], "list[SubGoal]"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Callable
 from types import SimpleNamespace
 
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 
 from dreamteam.cli import main
-from dreamteam.cli.team_args import check_families_env, families_off
+from dreamteam.cli.team_args import add_team_args, check_families_env, families_off, team_backends
 from dreamteam.errors import UserError
 from dreamteam.roles.symbolic import build, family_switches
 from dreamteam.roles.symbolic.evidence import MotionCache, decode_transitions
@@ -190,3 +191,12 @@ def test_all_families_off_leaves_the_core_rules() -> None:
     rules = _learned(world, policy, steps, off="all")
     assert rules.moves and rules.scenes
     assert not (rules.tints or rules.patrols or rules.ticks or rules.restored or rules.goals)
+
+
+def test_the_play_flag_reaches_the_backend_config() -> None:
+    parser = argparse.ArgumentParser()
+    add_team_args(parser)
+    assert team_backends(parser.parse_args([])).families_off == ()
+    assert team_backends(parser.parse_args(["--families-off", "together,cover"])).families_off == ("cover", "together")
+    with pytest.raises(UserError, match="unknown rule or goal family 'covr'"):
+        team_backends(parser.parse_args(["--families-off", "covr"]))
