@@ -42,8 +42,8 @@ from __future__ import annotations
 
 from dreamteam.roles.symbolic.goals.checks import Lapse, SubGoal, Test
 from dreamteam.roles.symbolic.goals.derivation import GoalContext, click_goals, derive, goal_context
-from dreamteam.roles.symbolic.goals.distance import _distance_to, walk_fields
-from dreamteam.roles.symbolic.goals.gathering import MIN_MOVES, Evidence, _lasts, gather
+from dreamteam.roles.symbolic.goals.distance import walk_fields
+from dreamteam.roles.symbolic.goals.gathering import MIN_MOVES, Evidence, gather
 from dreamteam.roles.symbolic.goals.grids import ObjectClass, Tint, colour_table, object_class
 from dreamteam.roles.symbolic.goals.recall import LevelStarts, Recall
 
@@ -58,8 +58,6 @@ __all__ = [
     "SubGoal",
     "Test",
     "Tint",
-    "_distance_to",
-    "_lasts",
     "click_goals",
     "colour_table",
     "derive",
