@@ -5,11 +5,15 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
 from collections.abc import Sequence
 
 from dreamteam import __version__
 from dreamteam.errors import UserError
+
+FAMILIES_ENV = "DREAMTEAM_FAMILIES_OFF"
+"""Symbolic rule and goal families switched off (checked here, read by the symbolic builder)."""
 
 COMMAND_MODULES = (
     "dreamteam.cli.games_cmd",
@@ -58,6 +62,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
+        if os.environ.get(FAMILIES_ENV):
+            from dreamteam.cli.team_args import check_families_env
+
+            check_families_env()
         return int(handler(args) or 0)
     except UserError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import os
+from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +24,9 @@ def add_team_args(parser: argparse.ArgumentParser) -> None:
                    help="seed workspace under seeds/ (default: default)")
     g.add_argument("--policy", default="gate", choices=("gate", "feedback"),
                    help="patch policy: gate rejects regressions (default); feedback accepts what compiles")
+    g.add_argument("--families-off", default="", metavar="NAMES",
+                   help="symbolic rule and goal families to switch off, comma-separated, or 'all' for every "
+                        "family but the core ones (also DREAMTEAM_FAMILIES_OFF; see docs/symbolic.md)")
 
 
 def team_backends(args: argparse.Namespace) -> BackendConfig:
@@ -34,7 +40,32 @@ def team_backends(args: argparse.Namespace) -> BackendConfig:
         validate_config(config)
     except ConfigError as exc:
         raise UserError(str(exc)) from exc
-    return config
+    off = families_off(getattr(args, "families_off", "") or "")
+    return replace(config, families_off=off) if off else config
+
+
+def families_off(names: str) -> tuple[str, ...]:
+    """The family names `--families-off` (or DREAMTEAM_FAMILIES_OFF) switches off, `all` expanded; a clear
+    user error for an unknown name."""
+    if not names.strip():
+        return ()
+    from dreamteam.roles.symbolic.families import UnknownFamilyError, parse_families_off
+
+    try:
+        return tuple(sorted(parse_families_off(names).off))
+    except UnknownFamilyError as exc:
+        raise UserError(str(exc)) from exc
+
+
+def check_families_env(environ: Mapping[str, str] | None = None) -> None:
+    """Reject an unknown name in DREAMTEAM_FAMILIES_OFF before any game starts (the symbolic builder reads it)."""
+    from dreamteam.roles.symbolic.families import ENV_VAR
+
+    env = os.environ if environ is None else environ
+    try:
+        families_off(env.get(ENV_VAR, ""))
+    except UserError as exc:
+        raise UserError(f"{ENV_VAR}: {exc}") from exc
 
 
 def team_options(args: argparse.Namespace, run_dir: Path, backends: BackendConfig | None) -> dict[str, Any]:

@@ -19,11 +19,15 @@ from typing import Any
 
 from dreamteam.roles.symbolic.base import Answerer, SymbolicRoleModel
 from dreamteam.roles.symbolic.critic import CriticAnswerer
+from dreamteam.roles.symbolic.families import FamilySwitches, parse_families_off, switches_from_env
 from dreamteam.roles.symbolic.inductive import InductiveAnswerer
 from dreamteam.roles.symbolic.leader import LeaderAnswerer
 from dreamteam.roles.symbolic.observer import ObserverAnswerer
 from dreamteam.roles.symbolic.simulator import SimulatorAnswerer
 from dreamteam.roles.symbolic.transductive import TransductiveAnswerer
+
+FAMILY_ROLES = ("simulator", "inductive")
+"""The roles whose algorithm takes `families=` (the rule families learned, the goal families derived)."""
 
 ANSWERERS: dict[str, Callable[..., Answerer]] = {
     "observer": ObserverAnswerer,
@@ -38,15 +42,26 @@ ANSWERERS: dict[str, Callable[..., Answerer]] = {
 def build(role: Any, context: Any = None, **options: Any) -> SymbolicRoleModel:
     """A symbolic role model for `role` (a role name, or a RoleConfig-like object with `.role`).
 
-    `context` is the backend registry's build context (unused: the symbolic models need no keys, prices or
-    retries); `options` go to the role's algorithm (e.g. `trust=0.9` for the leader, `limits=` for the
-    inductive explorer's search).
+    `context` is the backend registry's build context (the symbolic models need no keys, prices or retries; its
+    config's `families_off` and the environment's `DREAMTEAM_FAMILIES_OFF` switch rule and goal families off
+    for the simulator and the inductive explorer, unless `families=` is given); `options` go to the role's
+    algorithm (e.g. `trust=0.9` for the leader, `limits=` for the inductive explorer's search).
     """
     name = role if isinstance(role, str) else str(getattr(role, "role", ""))
     factory = ANSWERERS.get(name.strip().lower())
     if factory is None:
         raise ValueError(f"no symbolic model for role {name!r}; roles are: {', '.join(ANSWERERS)}")
+    if name.strip().lower() in FAMILY_ROLES and "families" not in options:
+        options["families"] = family_switches(context)
     return SymbolicRoleModel(name.strip().lower(), factory(**options))
 
 
-__all__ = ["ANSWERERS", "SymbolicRoleModel", "build"]
+def family_switches(context: Any = None) -> FamilySwitches:
+    """The rule and goal families switched off by `DREAMTEAM_FAMILIES_OFF` and by the build context's config
+    (`BackendConfig.families_off`, from `--families-off`); raises UnknownFamilyError for an unknown name."""
+    configured = getattr(getattr(context, "config", None), "families_off", ())
+    from_config = parse_families_off(",".join(configured)) if configured else FamilySwitches()
+    return FamilySwitches(switches_from_env().off | from_config.off)
+
+
+__all__ = ["ANSWERERS", "FAMILY_ROLES", "SymbolicRoleModel", "build", "family_switches"]

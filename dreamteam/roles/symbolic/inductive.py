@@ -25,8 +25,9 @@ from dreamteam.protocols import RoleRequest
 from dreamteam.roles.symbolic.artifacts import ArtifactCache
 from dreamteam.roles.symbolic.base import list_of, text_of
 from dreamteam.roles.symbolic.evidence import MotionCache, Transition, action_label, transition_key
+from dreamteam.roles.symbolic.families import ALL_ON, FamilySwitches
 from dreamteam.roles.symbolic.frames import Array, DisplayCache, LogicalFrame, logical
-from dreamteam.roles.symbolic.goals import LevelStarts, Recall, SubGoal, derive, gather, uniform_goals
+from dreamteam.roles.symbolic.goals import LevelStarts, Recall, SubGoal, click_goals, derive, gather
 from dreamteam.roles.symbolic.linear import uniform_plans
 from dreamteam.roles.symbolic.rollout import Action, LogicalRollout, Rollout, click_action, rollout_for
 from dreamteam.roles.symbolic.search import (
@@ -161,8 +162,10 @@ def tactic(name: str, goal: str, plan: Sequence[Action], expected: str) -> dict[
 class InductiveAnswerer:
     """Sub-goals from evidence, tactics from search over the team's predicted rollouts."""
 
-    def __init__(self, limits: SearchLimits | None = None, deep: SearchLimits | None = DEEP_LIMITS) -> None:
+    def __init__(self, limits: SearchLimits | None = None, deep: SearchLimits | None = DEEP_LIMITS,
+                 families: FamilySwitches = ALL_ON) -> None:
         self.limits = limits or SearchLimits()
+        self.families = families
         self.deep = deep
         self._deep_found: dict[tuple[int, Any], dict[str, list[Action]]] = {}
         self._lapse_plans: dict[tuple[Any, ...], list[Action] | None] = {}
@@ -234,7 +237,7 @@ class InductiveAnswerer:
         floor = level_start(start) if callable(level_start) else None
         level = max((t.step for t in transitions if t.level_up), default=-1)
         evidence = self.recall.merge(evidence, level, transitions, floor)
-        goals = derive(evidence, grid, floor, tuple(getattr(rollout, "tints", ())))
+        goals = derive(evidence, grid, floor, tuple(getattr(rollout, "tints", ())), self.families)
         actions: list[Action] = [{"action": name} for name in simple_actions(available)]
         began = time.perf_counter()
         accuracy = ctx.get("prediction_accuracy")
@@ -244,7 +247,7 @@ class InductiveAnswerer:
         clicks = (click_candidates(rollout, start, seconds=CLICK_SHARE * budget_s if cheap else CLICK_SECONDS)
                   if clicks_available(available) else [])
         actions += [click_action(rollout, *cell) for cell, _ in clicks[:MAX_CLICKS_IN_SEARCH]]
-        goals += uniform_goals(grid, clicks)
+        goals += click_goals(grid, clicks, self.families)
         budget = ctx.get("budget_left")
         cap = int(budget) if isinstance(budget, int) and budget > 0 else None
         depth = quick.depth if cap is None else min(quick.depth, cap)
@@ -256,7 +259,8 @@ class InductiveAnswerer:
             found, expanded = self._outlast(rollout, start, actions, goals, found, expanded, source_key, cap)
         tactics = [tactic(g.name, g.name, found[g.name], g.description) for g in goals if g.name in found]
         planned = [] if cheap else clicks  # (the click planners are unbounded in time: not while cheap)
-        for colour, plan in uniform_plans(rollout, start, planned[:MAX_CLICKS_IN_LINEAR]):
+        uniform = planned if self.families.on("uniform") else []
+        for colour, plan in uniform_plans(rollout, start, uniform[:MAX_CLICKS_IN_LINEAR]):
             name = f"uniform:colour{colour}"
             if name not in found:
                 tactics.append(tactic(name, name, plan, f"every clickable cell colour {colour} (solved as a "

@@ -32,6 +32,7 @@ from dreamteam.roles.symbolic.artifacts import ArtifactCache, assigned_literal
 from dreamteam.roles.symbolic.base import list_of, text_of
 from dreamteam.roles.symbolic.codegen import code_part, dynamics_source
 from dreamteam.roles.symbolic.evidence import MotionCache, Transition, decode_transitions, transition_key
+from dreamteam.roles.symbolic.families import ALL_ON, FamilySwitches
 from dreamteam.roles.symbolic.frames import DisplayCache, scale_hints
 from dreamteam.roles.symbolic.learner import learn, scene_of
 from dreamteam.roles.symbolic.model import Scene, WorldRules
@@ -94,7 +95,8 @@ on a 64x64 frame."""
 class SimulatorAnswerer:
     """Learns rules, generates dynamics.py, checks it against the current one, proposes it if better."""
 
-    def __init__(self) -> None:
+    def __init__(self, families: FamilySwitches = ALL_ON) -> None:
+        self.families = families
         self.displays = DisplayCache()
         self.motions = MotionCache()
         self.artifacts = ArtifactCache()
@@ -165,7 +167,7 @@ class SimulatorAnswerer:
         hints = scale_hints([self.displays.get(t["before"]) for t in raw[-40:]]
                             + [self.displays.get(t["after"]) for t in raw[-40:]], previous)
         transitions = decode_transitions(raw, hints, self.displays)
-        rules = learn(transitions, self.motions, hints)
+        rules = learn(transitions, self.motions, hints, self.families)
         source = dynamics_source(rules, len(transitions))
         entities = json.dumps(entity_notes(rules), sort_keys=True)
         if code_part(source) == code_part(request.surface):

@@ -452,7 +452,7 @@ def test_walls_are_no_goals_and_a_goal_entered_without_a_level_up_is_not_enough_
 
 
 def test_the_estimate_walks_around_walls() -> None:
-    from dreamteam.roles.symbolic.goals import _distance_to, walk_fields
+    from dreamteam.roles.symbolic.goals.distance import _distance_to, walk_fields
 
     rows = ["3333333",
             "3955553",

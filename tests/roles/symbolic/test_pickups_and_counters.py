@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from dreamteam.roles.symbolic.artifact_dyn import lib_tick
 from dreamteam.roles.symbolic.evidence import Transition
 from dreamteam.roles.symbolic.frames import LogicalFrame
-from dreamteam.roles.symbolic.goals import Evidence, _lasts, colour_table, derive
+from dreamteam.roles.symbolic.goals import Evidence, colour_table, derive
+from dreamteam.roles.symbolic.goals.gathering import _lasts
 from dreamteam.roles.symbolic.model import TICK_ORDERS, TickRule
 from dreamteam.roles.symbolic.rollout import LogicalRollout
 from dreamteam.roles.symbolic.search import Lapsing, SearchLimits, breadth_first
