@@ -8,7 +8,7 @@ Reply: {"patch": strategy.py or null, "tactics": [{"name", "sub_goal", "actions"
 
 Rollouts run the team's own dynamics.py (and observable.py), loaded in-process in plain Python (see
 `artifacts.py` and `rollout.py`); this role has no world model of its own. Breadth-first search with a
-node budget and a time limit finds the shortest predicted plan for each sub-goal (`goals.py`); when clicks
+node budget and a time limit finds the shortest predicted plan for each sub-goal (`goals/`); when clicks
 are available a planner also tries to make a clickable canvas match a same-size target panel.
 When the frame is one the previous top tactic predicted, its remaining actions are returned without a
 new search.
