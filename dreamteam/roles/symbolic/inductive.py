@@ -242,7 +242,10 @@ class InductiveAnswerer:
         began = time.perf_counter()
         accuracy = ctx.get("prediction_accuracy")
         cheap = isinstance(accuracy, int | float) and accuracy < LOW_ACCURACY
-        quick = CHEAP_LIMITS if cheap else self.limits
+        quick = self.limits
+        if cheap:  # the cheap search never exceeds the configured quick one
+            quick = SearchLimits(min(quick.nodes, CHEAP_LIMITS.nodes), min(quick.depth, CHEAP_LIMITS.depth),
+                                 min(quick.seconds, CHEAP_LIMITS.seconds))
         budget_s = quick.seconds
         clicks = (click_candidates(rollout, start, seconds=CLICK_SHARE * budget_s if cheap else CLICK_SECONDS)
                   if clicks_available(available) else [])
