@@ -162,7 +162,8 @@ def _syntax_error(exc: SyntaxError) -> str:
     return f"line {exc.lineno or '?'}: syntax error: {exc.msg}"
 
 
-def compile_artifact(source: str, filename: str = "<artifact>") -> CompileResult:
+def compile_artifact(source: str, filename: str = "<artifact>",
+                     policy: type[ArtifactPolicy] = ArtifactPolicy) -> CompileResult:
     """Compile artifact source under the project policy; errors come back as data, never raised."""
     if len(source) > MAX_SOURCE_CHARS:
         error = f"line 1: artifact source has {len(source)} characters; the limit is {MAX_SOURCE_CHARS}"
@@ -174,7 +175,7 @@ def compile_artifact(source: str, filename: str = "<artifact>") -> CompileResult
     except (ValueError, RecursionError, MemoryError) as exc:
         return CompileResult(False, None, (f"line 1: cannot parse: {type(exc).__name__}: {exc}",), (), ())
     try:
-        result = compile_restricted_exec(tree, filename, policy=ArtifactPolicy)
+        result = compile_restricted_exec(tree, filename, policy=policy)
     except (SyntaxError, RecursionError, MemoryError, ValueError) as exc:
         return CompileResult(False, None, (f"line 1: cannot compile: {type(exc).__name__}: {exc}",), (), ())
     errors = tuple(result.errors)

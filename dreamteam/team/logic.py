@@ -25,6 +25,7 @@ from dreamteam.roles.simulator import Simulator
 from dreamteam.roles.transductive import TransductiveExplorer
 from dreamteam.team.memory import StepMemory
 from dreamteam.team.ports import PatchLifecycle, PatchResult, WorldModel
+from dreamteam.team.rollback import Rollback, seed_reader
 from dreamteam.team.summaries import diff_summary, fallback_actions, proposals_json
 from dreamteam.types import CLICK, RESET, Action, Grid, Observation
 from dreamteam.workspace import PatchOutcome, PredictionRecord, StepRecord, Workspace
@@ -76,6 +77,7 @@ class TeamLogic:
             if error:
                 self.mem.flags.append(f"seed {name} artifact rejected: {error}")
         self.mem.deadly = _deadly(workspace.regression())
+        self.rollback = Rollback(self.sources, seed_reader(workspace))
 
     # ----- arrival ------------------------------------------------------------------------------
 
@@ -279,6 +281,7 @@ class TeamLogic:
 
     def critic(self, state: StepState) -> StepState:
         """The Critic audits and routes feedback to the owners."""
+        self.mem.patches += self.rollback.apply(self.sources, self.ws.write_surface, self.world)  # faulted artifacts
         hits = state.get("recent_hits") or []
         flags, feedback = self.roles.critic.audit(self.sources["critique"], {
             "recent_actions": list(self.mem.actions), "recent_hashes": list(self.mem.hashes),
