@@ -142,6 +142,11 @@ class MemoryBound:
         self._last = 0.0
         self.available = resource is not None and _address_space() > 0
 
+    @property
+    def bound(self) -> bool:
+        """Whether the lowered limit is in place."""
+        return self._saved is not None
+
     def enter(self, budget: int) -> None:
         """One more guarded call; sets or renews the bound when needed."""
         if not self.available:
