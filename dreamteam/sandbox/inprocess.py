@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from dreamteam.sandbox.guards import PrintSink, artifact_globals
+from dreamteam.sandbox.guards import FACADES, ModuleFacade, PrintSink, artifact_globals
 from dreamteam.sandbox.limits import (
     MEMORY_LIMIT,
     OUTPUT_LIMIT,
@@ -38,6 +38,9 @@ from dreamteam.sandbox.policy import ArtifactPolicy, CompileResult, compile_arti
 from dreamteam.sandbox.watchdog import MEMORY, WATCHDOG, ArtifactInterrupt
 
 T = TypeVar("T")
+MAX_RANGE = 50_000_000
+"""Longest `range` in-process artifact code may make: C code consuming one (`sum(range(n))`) cannot be
+interrupted, so its length bounds the time."""
 _STOPS = (ArtifactInterrupt, MemoryError, RecursionError, LimitExceeded)
 """What `_check_` does not let artifact code swallow."""
 
@@ -150,6 +153,57 @@ def _reason(exc: BaseException, limits: InProcessLimits) -> str:
     return timeout_reason(limits.time_s)
 
 
+def _range(*args: Any) -> range:
+    """`range` with at most MAX_RANGE items."""
+    made = range(*args)
+    if len(made) > MAX_RANGE:
+        raise ValueError(f"range of {len(made)} items (artifacts may make ranges of at most {MAX_RANGE})")
+    return made
+
+
+def _iter(obj: Any, *sentinel: Any) -> Any:
+    """`iter(obj)`; the two-argument form (an endless loop in C) is refused."""
+    if sentinel:
+        raise TypeError("iter(callable, sentinel) is not available in artifacts")
+    return iter(obj)
+
+
+def _interruptible(make: Callable[..., Any]) -> Callable[..., Any]:
+    """An itertools function whose items pass through Python code, where the watchdog can stop it
+    (`sum(itertools.count())` would otherwise loop in C, out of reach)."""
+
+    def items(*args: Any, **kwargs: Any) -> Any:
+        for item in make(*args, **kwargs):  # noqa: UP028 - `yield from` would iterate in C, out of reach
+            yield item
+
+    return items
+
+
+def _itertools_facade() -> ModuleFacade:
+    members = FACADES["itertools"]._members  # noqa: SLF001 - the facade's own table, read once
+    return ModuleFacade("itertools", {name: _interruptible(f) for name, f in members.items()})
+
+
+_FACADES = {**FACADES, "itertools": _itertools_facade()}
+
+
+def _import(name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0) -> ModuleFacade:
+    """The worker's `__import__`, with the interruptible itertools."""
+    facade = _FACADES.get(name)
+    if facade is None or level != 0:
+        raise ImportError(f"import of '{name}' is not allowed")
+    return facade
+
+
+def guarded_globals(module_name: str, sink: PrintSink) -> dict[str, Any]:
+    """The worker's `artifact_globals` plus `_check_` and the in-process stand-ins (range, iter, itertools)."""
+    namespace = artifact_globals(module_name, sink)
+    table = namespace["__builtins__"]
+    table.update({"range": _range, "iter": _iter, "__import__": _import})
+    namespace["_check_"] = _check
+    return namespace
+
+
 class GuardedModule:
     """An artifact module executed in this process; `run` calls into it under the limits."""
 
@@ -159,8 +213,7 @@ class GuardedModule:
         self.limits = limits
         self.journal = journal
         self.sink = PrintSink(limits.print_bytes)
-        self.namespace: dict[str, Any] = artifact_globals(filename.removesuffix(".py"), self.sink)
-        self.namespace["_check_"] = _check
+        self.namespace: dict[str, Any] = guarded_globals(filename.removesuffix(".py"), self.sink)
         self.fault = journal.reason(source) or ""
 
     def run(self, func: Callable[..., T], *args: Any) -> T:

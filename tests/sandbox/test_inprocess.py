@@ -38,6 +38,10 @@ RUNAWAY = {
     "recursion": ("def f():\n    return f()\n", "recursion limit"),
     "recursion swallowed": (
         "def f():\n    try:\n        return f()\n    except RuntimeError:\n        return 0\n", "recursion limit"),
+    "endless count in C": ("import itertools\n\ndef f():\n    return sum(itertools.count())\n",
+                           "timeout after 0.5s"),
+    "product in C": ("from itertools import product\n\ndef f():\n    return max(product(range(10**3), repeat=6))\n",
+                     "timeout after 0.5s"),
     "printing": ("def f():\n    while True:\n        print('x' * 100)\n", "output limit"),
 }
 
@@ -130,3 +134,11 @@ def test_calls_in_other_threads_are_limited_on_their_own() -> None:
     thread.join(timeout=5)
     assert results == {"hang": "timeout after 0.5s", "fine": 499500}
     assert fine.run(fine.namespace["f"], 10) == 45, "the other thread's interrupt never reaches this one"
+
+
+def test_c_level_loops_that_could_not_be_interrupted_are_refused() -> None:
+    module = _load("def f():\n    return sum(range(10**15))\n\ndef g():\n    return sum(iter(int, 1))\n")
+    with pytest.raises(ValueError, match="ranges of at most"):
+        module.run(module.namespace["f"])
+    with pytest.raises(TypeError, match="not available in artifacts"):
+        module.run(module.namespace["g"])
