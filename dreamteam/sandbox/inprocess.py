@@ -16,17 +16,18 @@ it and falls the surface back to its last good version.
 
 from __future__ import annotations
 
-import ast
 import functools
 import hashlib
-import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import CodeType
 from typing import Any, TypeVar
 
-from dreamteam.sandbox.guards import FACADES, ModuleFacade, PrintSink, artifact_globals
+from dreamteam.sandbox.guards import PrintSink
+from dreamteam.sandbox.incremental import Compiled, compile_incremental
+from dreamteam.sandbox.inprocess_guards import STOPS, GuardedPolicy, guarded_globals
 from dreamteam.sandbox.limits import (
     MEMORY_LIMIT,
     OUTPUT_LIMIT,
@@ -34,15 +35,9 @@ from dreamteam.sandbox.limits import (
     LimitExceeded,
     timeout_reason,
 )
-from dreamteam.sandbox.policy import ArtifactPolicy, CompileResult, compile_artifact
 from dreamteam.sandbox.watchdog import MEMORY, WATCHDOG, ArtifactInterrupt
 
 T = TypeVar("T")
-MAX_RANGE = 50_000_000
-"""Longest `range` in-process artifact code may make: C code consuming one (`sum(range(n))`) cannot be
-interrupted, so its length bounds the time."""
-_STOPS = (ArtifactInterrupt, MemoryError, RecursionError, LimitExceeded)
-"""What `_check_` does not let artifact code swallow."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,43 +99,11 @@ JOURNAL = FaultJournal()
 """The process's journal: symbolic role models record here, the harness reads it (see team/rollback.py)."""
 
 
-class GuardedPolicy(ArtifactPolicy):
-    """The artifact policy plus a `_check_()` call opening every except handler and finally block."""
-
-    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> ast.AST:
-        """Handlers first re-raise what must end the call."""
-        visited = super().visit_ExceptHandler(node)
-        assert isinstance(visited, ast.ExceptHandler)
-        visited.body.insert(0, _check_call(visited))
-        return visited
-
-    def visit_Try(self, node: ast.Try) -> ast.AST:
-        """`finally` blocks too (a `return` or `continue` there would drop the exception)."""
-        visited = super().visit_Try(node)
-        assert isinstance(visited, ast.Try)
-        if visited.finalbody:
-            visited.finalbody.insert(0, _check_call(visited.finalbody[0]))
-        return visited
-
-
-def _check_call(where: ast.AST) -> ast.stmt:
-    statement = ast.Expr(ast.Call(ast.Name("_check_", ast.Load()), [], []))
-    return ast.fix_missing_locations(ast.copy_location(statement, where))
-
-
-def _check() -> None:
-    """What `_check_()` does: re-raise a limit hit the artifact caught, or an interrupt past the deadline."""
-    current = sys.exc_info()[1]
-    if isinstance(current, _STOPS):
-        raise current
-    if WATCHDOG.expired():
-        raise ArtifactInterrupt
-
-
 @functools.lru_cache(maxsize=64)
-def compile_guarded(source: str, filename: str) -> CompileResult:
-    """`compile_artifact` with the guarded policy (memoized: the roles load the same sources again and again)."""
-    return compile_artifact(source, filename, policy=GuardedPolicy)
+def compile_guarded(source: str, filename: str) -> Compiled:
+    """`compile_artifact` with the guarded policy, statement by statement (`incremental.py`), memoized: the
+    roles load the same sources again and again, and versions that share most statements."""
+    return compile_incremental(source, filename, GuardedPolicy)
 
 
 def _reason(exc: BaseException, limits: InProcessLimits) -> str:
@@ -151,57 +114,6 @@ def _reason(exc: BaseException, limits: InProcessLimits) -> str:
     if isinstance(exc, LimitExceeded):
         return exc.reason or OUTPUT_LIMIT
     return timeout_reason(limits.time_s)
-
-
-def _range(*args: Any) -> range:
-    """`range` with at most MAX_RANGE items."""
-    made = range(*args)
-    if len(made) > MAX_RANGE:
-        raise ValueError(f"range of {len(made)} items (artifacts may make ranges of at most {MAX_RANGE})")
-    return made
-
-
-def _iter(obj: Any, *sentinel: Any) -> Any:
-    """`iter(obj)`; the two-argument form (an endless loop in C) is refused."""
-    if sentinel:
-        raise TypeError("iter(callable, sentinel) is not available in artifacts")
-    return iter(obj)
-
-
-def _interruptible(make: Callable[..., Any]) -> Callable[..., Any]:
-    """An itertools function whose items pass through Python code, where the watchdog can stop it
-    (`sum(itertools.count())` would otherwise loop in C, out of reach)."""
-
-    def items(*args: Any, **kwargs: Any) -> Any:
-        for item in make(*args, **kwargs):  # noqa: UP028 - `yield from` would iterate in C, out of reach
-            yield item
-
-    return items
-
-
-def _itertools_facade() -> ModuleFacade:
-    members = FACADES["itertools"]._members  # noqa: SLF001 - the facade's own table, read once
-    return ModuleFacade("itertools", {name: _interruptible(f) for name, f in members.items()})
-
-
-_FACADES = {**FACADES, "itertools": _itertools_facade()}
-
-
-def _import(name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0) -> ModuleFacade:
-    """The worker's `__import__`, with the interruptible itertools."""
-    facade = _FACADES.get(name)
-    if facade is None or level != 0:
-        raise ImportError(f"import of '{name}' is not allowed")
-    return facade
-
-
-def guarded_globals(module_name: str, sink: PrintSink) -> dict[str, Any]:
-    """The worker's `artifact_globals` plus `_check_` and the in-process stand-ins (range, iter, itertools)."""
-    namespace = artifact_globals(module_name, sink)
-    table = namespace["__builtins__"]
-    table.update({"range": _range, "iter": _iter, "__import__": _import})
-    namespace["_check_"] = _check
-    return namespace
 
 
 class GuardedModule:
@@ -227,7 +139,7 @@ class GuardedModule:
         stop: BaseException | None = None
         try:
             value = func(*args)
-        except _STOPS as exc:
+        except STOPS as exc:
             stop = exc
         finally:
             while True:  # inline on purpose: an interrupt scheduled just before may arrive once more
@@ -261,8 +173,13 @@ def load_guarded(source: str, filename: str, limits: InProcessLimits | None = No
     module = GuardedModule(source, filename, limits or InProcessLimits(), journal or JOURNAL)
     if module.fault:
         raise ArtifactFault(filename, module.fault)
-    compiled = compile_guarded(source, filename)
-    if not compiled.ok or compiled.code is None:
+    compiled, codes = compile_guarded(source, filename)
+    if not compiled.ok:
         raise ArtifactCompileError(f"{filename}: " + "; ".join(compiled.errors[:3]))
-    module.run(exec, compiled.code, module.namespace)
+    module.run(_exec_all, codes, module.namespace)
     return module
+
+
+def _exec_all(codes: tuple[CodeType, ...], namespace: dict[str, Any]) -> None:
+    for code in codes:
+        exec(code, namespace)  # noqa: S102 - code compiled under the sandbox policy, run under its guards

@@ -58,6 +58,9 @@ class ArtifactPolicy(RestrictingNodeTransformer):
     no `str.format` on literals, and guarded `obj[key] op= value`."""
 
     bound: frozenset[str] = frozenset()
+    preset: frozenset[str] | None = None
+    """Names to count as bound instead of those the tree binds (set when a module is compiled statement by
+    statement: see `incremental.py`)."""
 
     def error(self, node: ast.AST, info: str) -> None:
         """Record an error as 'line N: ...'."""
@@ -69,7 +72,7 @@ class ArtifactPolicy(RestrictingNodeTransformer):
 
     def visit_Module(self, node: ast.Module) -> ast.AST:
         """Remember every bound name before the tree is rewritten."""
-        self.bound = bound_names(node)
+        self.bound = self.preset if self.preset is not None else bound_names(node)
         return super().visit_Module(node)  # type: ignore[return-value]
 
     def visit_Import(self, node: ast.Import) -> ast.AST:
