@@ -1,7 +1,8 @@
 """What in-process artifact code runs with beyond the worker's guards (see `inprocess.py`).
 
 - `GuardedPolicy`: the artifact policy plus a `_check_()` call opening every except handler and finally block,
-  and `a ** b` rewritten to `_pow_(a, b)`;
+  `a ** b` rewritten to `_pow_(a, b)`, and reads of ordinary attributes and of items left native (the worker's
+  guards for them are plain `getattr` and `operator.getitem`, so only the cost of a call per access goes);
 - stand-ins for what would otherwise run in C, out of the watchdog's reach: `range` (capped), `iter` (no
   sentinel form), `pow` / `**` (capped integer size), an itertools whose items pass through Python code.
 """
@@ -12,6 +13,8 @@ import ast
 import sys
 from collections.abc import Callable
 from typing import Any
+
+from RestrictedPython.transformer import INSPECT_ATTRIBUTES
 
 from dreamteam.sandbox.guards import FACADES, ModuleFacade, PrintSink, artifact_globals, guarded_inplace
 from dreamteam.sandbox.limits import LimitExceeded
@@ -36,6 +39,21 @@ class GuardedPolicy(ArtifactPolicy):
         visited = super().visit_ExceptHandler(node)
         assert isinstance(visited, ast.ExceptHandler)
         visited.body.insert(0, _check_call(visited))
+        return visited
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        """Reading an ordinary attribute stays native: for such a name `_getattr_` is plain `getattr` (it refuses
+        only underscore, frame/code and `format` names), and a guard call per access would slow rollouts."""
+        if isinstance(node.ctx, ast.Load) and _plain_attribute(node.attr):
+            return self.node_contents_visit(node)  # type: ignore[no-any-return]
+        return super().visit_Attribute(node)  # type: ignore[no-any-return]
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        """Reading an item stays native (`_getitem_` is `operator.getitem`); writes still go through `_write_`."""
+        if isinstance(node.ctx, ast.Load):
+            return self.node_contents_visit(node)  # type: ignore[no-any-return]
+        visited = super().visit_Subscript(node)
+        assert isinstance(visited, ast.AST)
         return visited
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
@@ -64,6 +82,11 @@ class GuardedPolicy(ArtifactPolicy):
         if visited.finalbody:
             visited.finalbody.insert(0, _check_call(visited.finalbody[0]))
         return visited
+
+
+def _plain_attribute(name: str) -> bool:
+    return not name.startswith("_") and name not in INSPECT_ATTRIBUTES and name not in ("format", "format_map") \
+        and not name.endswith("__roles__")
 
 
 def _check_call(where: ast.AST) -> ast.stmt:

@@ -31,6 +31,8 @@ RUNTIME = [h for h in CORPUS if h.stage in ("load", "call") and h.id != "huge-re
 @pytest.mark.parametrize("hostile", CORPUS, ids=[h.id for h in CORPUS])
 def test_statement_by_statement_compiles_as_the_whole_module(hostile: Hostile) -> None:
     whole = compile_artifact(hostile.source, "dynamics.py", policy=GuardedPolicy)
+    worker = compile_artifact(hostile.source, "dynamics.py")
+    assert (whole.ok, whole.errors) == (worker.ok, worker.errors), "the in-process policy refuses what the worker's does"
     parts, codes = compile_incremental(hostile.source, "dynamics.py", GuardedPolicy)
     assert (parts.ok, parts.errors, parts.warnings) == (whole.ok, whole.errors, whole.warnings)
     assert bool(codes) == whole.ok
