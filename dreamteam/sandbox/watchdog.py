@@ -20,12 +20,12 @@ except ImportError:  # pragma: no cover - no RLIMIT_AS outside POSIX
     resource = None  # type: ignore[assignment]
 
 REFIRE_S = 0.02
-"""How often the watchdog looks at the running calls (and re-raises in one that is past its deadline)."""
+"""How often the watchdog re-raises in a call that is past its deadline and still runs."""
 IDLE_EXIT_S = 2.0
 """The watchdog thread ends after this long without guarded calls (a new call starts it again)."""
 _SIZE_REFRESH_S = 0.25
 """How long a measured process size is trusted for the memory bound."""
-RELAX_AFTER_S = 0.05
+RELAX_AFTER_S = 0.5
 """The memory bound is lifted once no guarded call has run for this long."""
 
 
@@ -57,6 +57,10 @@ class Watchdog:
         self.interval = interval
         self._calls: dict[int, Call] = {}
         self._lock = threading.Lock()
+        self._wake = threading.Condition(self._lock)
+        self._next_wake = 0.0
+        """When the watchdog thread wakes next (it sleeps until the earliest deadline, not on a fixed tick:
+        a thread that wakes every few milliseconds takes the GIL from the rollouts on a loaded machine)."""
         self._thread: threading.Thread | None = None
         self.fired = 0
         """Interrupts sent so far (for tests and the soak report)."""
@@ -74,6 +78,8 @@ class Watchdog:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._watch, name="artifact-watchdog", daemon=True)
                 self._thread.start()
+            elif call.deadline < self._next_wake:
+                self._wake.notify()
         return call
 
     def leave(self, call: Call) -> bool:
@@ -99,21 +105,26 @@ class Watchdog:
 
     def _watch(self) -> None:
         idle_since = time.monotonic()
-        while True:
-            time.sleep(self.interval)
-            now = time.monotonic()
-            MEMORY.relax(now)
-            with self._lock:
-                if self._calls:
-                    idle_since = now
-                elif now - idle_since > IDLE_EXIT_S:
-                    self._thread = None
-                    return
+        with self._lock:
+            while True:
+                now = time.monotonic()
+                refire = False
                 for call in self._calls.values():
                     if now >= call.deadline and not call.done:
-                        call.fired = True
+                        call.fired = refire = True
                         self.fired += 1
                         _raise_in(call.thread, ArtifactInterrupt)
+                if self._calls:
+                    idle_since = now
+                elif now - idle_since > IDLE_EXIT_S and not MEMORY.bound:
+                    self._thread = None
+                    return
+                wake = min((c.deadline for c in self._calls.values() if not c.fired), default=now + IDLE_EXIT_S)
+                wake = min(wake, now + self.interval) if refire else wake
+                relax = MEMORY.relax_due()
+                self._next_wake = wake if relax is None else min(wake, relax)
+                self._wake.wait(max(0.001, self._next_wake - now))
+                MEMORY.relax(time.monotonic())
 
 
 def _address_space() -> int:
@@ -174,6 +185,12 @@ class MemoryBound:
         with self._lock:
             self._active -= 1
             self._last = time.monotonic()
+
+    def relax_due(self) -> float | None:
+        """When the bound could be lifted (None while it is not set or calls run)."""
+        if self._saved is None or self._active:
+            return None
+        return self._last + RELAX_AFTER_S
 
     def relax(self, now: float) -> None:
         """Restore the previous limit when no guarded call has run for a while (called by the watchdog)."""
