@@ -10,6 +10,7 @@ allocation past the budget fails with `MemoryError` (see docs/sandbox.md, "in-pr
 from __future__ import annotations
 
 import ctypes
+import logging
 import threading
 import time
 from dataclasses import dataclass, field
@@ -18,6 +19,8 @@ try:
     import resource
 except ImportError:  # pragma: no cover - no RLIMIT_AS outside POSIX
     resource = None  # type: ignore[assignment]
+
+log = logging.getLogger(__name__)
 
 REFIRE_S = 0.02
 """How often the watchdog re-raises in a call that is past its deadline and still runs."""
@@ -75,7 +78,7 @@ class Watchdog:
         call = Call(ident, time.monotonic() + seconds)
         with self._lock:
             self._calls[ident] = call
-            if self._thread is None:
+            if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._watch, name="artifact-watchdog", daemon=True)
                 self._thread.start()
             elif call.deadline < self._next_wake:
@@ -121,10 +124,13 @@ class Watchdog:
                     return
                 wake = min((c.deadline for c in self._calls.values() if not c.fired), default=now + IDLE_EXIT_S)
                 wake = min(wake, now + self.interval) if refire else wake
-                relax = MEMORY.relax_due()
+                relax = MEMORY.relax_due(now)
                 self._next_wake = wake if relax is None else min(wake, relax)
                 self._wake.wait(max(0.001, self._next_wake - now))
-                MEMORY.relax(time.monotonic())
+                try:
+                    MEMORY.relax(time.monotonic())
+                except (OSError, ValueError) as exc:  # the limit could not be restored: say so, keep watching
+                    log.warning("could not restore the address-space limit: %s", exc)
 
 
 def _address_space() -> int:
@@ -186,11 +192,11 @@ class MemoryBound:
             self._active -= 1
             self._last = time.monotonic()
 
-    def relax_due(self) -> float | None:
-        """When the bound could be lifted (None while it is not set or calls run)."""
-        if self._saved is None or self._active:
+    def relax_due(self, now: float) -> float | None:
+        """When to look again whether the bound can be lifted (None while it is not set)."""
+        if self._saved is None:
             return None
-        return self._last + RELAX_AFTER_S
+        return now + RELAX_AFTER_S if self._active else self._last + RELAX_AFTER_S
 
     def relax(self, now: float) -> None:
         """Restore the previous limit when no guarded call has run for a while (called by the watchdog)."""
