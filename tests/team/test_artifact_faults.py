@@ -22,7 +22,9 @@ from dreamteam.workspace import Workspace
 from tests.team.faulty_patches import faulty_dynamics, write_fault_script
 
 BUDGET = 60
-REASONS = {"hang": "timeout after 2.0s", "allocate": "memory limit", "recurse": "recursion limit"}
+REASONS = {"hang": ("timeout after 2.0s",), "allocate": ("memory limit", "timeout after 2.0s"),
+           "recurse": ("recursion limit",)}
+"""The reasons a cut-off may give (on a loaded machine the allocating loop can reach the deadline first)."""
 ADDRESS_SPACE = 6 << 30
 """A ceiling for the session process, so that code without the memory bound fails instead of exhausting the
 machine."""
@@ -60,7 +62,7 @@ def test_a_faulty_dynamics_patch_is_cut_off_rolled_back_and_play_goes_on(tmp_pat
     accepted = [i for i, m in enumerate(messages) if "dynamics (simulator): accepted" in m]
     fallen = [m for m in messages if "rolled back to the last good version" in m]
     assert accepted, "the faulty patch passes the replay (the case this test is about)"
-    assert fallen and REASONS[kind] in fallen[0], fallen or messages[accepted[0]:accepted[0] + 3]
+    assert fallen and any(r in fallen[0] for r in REASONS[kind]), fallen or messages[accepted[0]:accepted[0] + 3]
     with Workspace.open(run / "workspace") as ws:
         assert ws.read_surface("dynamics") != faulty_dynamics(kind)
         assert ws.read_surface("dynamics") == ws.read_surface("dynamics", at="seed")
