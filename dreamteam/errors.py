@@ -20,3 +20,9 @@ class UnknownGameError(UserError):
 
 class CorruptRunError(UserError):
     """A run directory is missing files or holds unreadable ones."""
+
+
+class StorageError(UserError):
+    """The run directory could not be written (disk full, read-only, no permission): the session stops."""
+
+    exit_code = 3

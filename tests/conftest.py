@@ -19,3 +19,11 @@ def fixture_games() -> Path:
 def _no_env_dirs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv("ENVIRONMENTS_DIR", raising=False)
     monkeypatch.setenv("DREAMTEAM_REPLAYS_DIR", str(tmp_path / "replays"))
+
+
+@pytest.fixture(autouse=True)
+def _fresh_fault_journal() -> None:
+    """Each test starts with an empty process-wide fault journal (sources one test faulted stay its own)."""
+    from dreamteam.sandbox.inprocess import JOURNAL
+
+    JOURNAL.clear()

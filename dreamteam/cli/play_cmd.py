@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import errno
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +17,7 @@ from dreamteam.cli.resume import prepare_resume
 from dreamteam.cli.team_args import add_team_args, team_backends, team_backends_from, team_options
 from dreamteam.env.recording import RecordingWriter
 from dreamteam.env.session import Arena
-from dreamteam.errors import UserError
+from dreamteam.errors import StorageError, UserError
 from dreamteam.paths import default_replays_dir
 from dreamteam.report import game_summary, level_table, print_table
 from dreamteam.rundir import (
@@ -77,11 +80,13 @@ def run(args: argparse.Namespace) -> int:
     card = arena.new_scorecard(tags=["dreamteam", args.agent])
     recording = RecordingWriter(run_dir / RECORDING)
     try:
-        session = arena.open(game_id, card, recording)
-        result = _play_with_progress(session, agent, budget, quiet=args.quiet)
+        with storage_faults(run_dir):
+            session = arena.open(game_id, card, recording)
+            result = _play_with_progress(session, agent, budget, quiet=args.quiet)
     finally:
-        recording.close()
-    return _finish(run_dir, meta, arena, card, agent, result)
+        _quietly(recording.close)
+    with storage_faults(run_dir):
+        return _finish(run_dir, meta, arena, card, agent, result)
 
 
 def _finish(run_dir: Path, meta: dict[str, Any], arena: Arena, card: str, agent: Any, result: PlayResult) -> int:
@@ -115,11 +120,38 @@ def run_resume(args: argparse.Namespace) -> int:
     meta.setdefault("resumed_at", []).append({"time": now_iso(), "from_action": session.actions_taken})
     write_json(run_dir / RUN_JSON, meta)
     try:
-        result = _play_with_progress(session, agent, budget, quiet=args.quiet, resumed=True)
+        with storage_faults(run_dir):
+            result = _play_with_progress(session, agent, budget, quiet=args.quiet, resumed=True)
     finally:
         if session.recording:
-            session.recording.close()
-    return _finish(run_dir, meta, arena, card, agent, result)
+            _quietly(session.recording.close)
+    with storage_faults(run_dir):
+        return _finish(run_dir, meta, arena, card, agent, result)
+
+
+STORAGE_ERRNOS = frozenset({errno.ENOSPC, errno.EROFS, errno.EACCES, errno.EPERM, errno.EDQUOT, errno.EFBIG,
+                            errno.EIO})
+"""OSErrors that mean the run directory cannot be written: a clear message, not a traceback."""
+
+
+@contextmanager
+def storage_faults(run_dir: Path) -> Iterator[None]:
+    """Turn a failure to write the run directory into a StorageError that says what is kept."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.errno not in STORAGE_ERRNOS:
+            raise
+        where = f" ({exc.filename})" if exc.filename else ""
+        raise StorageError(f"cannot write the run directory: {exc.strerror or exc}{where}; the session stopped. "
+                           f"Every committed step is kept: resume with `dreamteam play --resume {run_dir}` once "
+                           "the fault is gone") from None
+
+
+def _quietly(close: Callable[[], None]) -> None:
+    """Close a file whose last write may have failed (the original error is the one to report)."""
+    with suppress(OSError):
+        close()
 
 
 def _result_json(result: PlayResult) -> dict[str, Any]:

@@ -8,6 +8,7 @@ re-sends the action it had chosen but not committed. Other agents simply continu
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -50,19 +51,44 @@ def replay_into(session: GameSession, entries: Sequence[RecordedFrame]) -> None:
             raise CorruptRunError(f"the game no longer reproduces the recording at step {i}: cannot resume")
 
 
-def team_resume_point(run_dir: Path) -> tuple[int, dict[str, Any] | None]:
-    """How many recorded actions to keep, and the checkpointed graph state (rolls the workspace back)."""
+def team_resume_point(run_dir: Path, recorded_actions: int) -> tuple[int, dict[str, Any] | None]:
+    """How many recorded actions to keep, and the checkpointed graph state; rolls the workspace back to the
+    checkpoint's last committed step, after checking that the three agree (nothing is changed otherwise)."""
     from dreamteam.workspace import Workspace, remove_stale_locks
 
     remove_stale_locks(run_dir / WORKSPACE)  # the killed writer's, if it died inside a ref update
-    saver = sqlite_checkpointer(run_dir / CHECKPOINT)
-    state = latest_state(saver, "team")
+    missing = not (run_dir / CHECKPOINT).exists()
+    state = read_checkpoint(run_dir / CHECKPOINT)
     committed = state.get("committed") if state else None
+    keep = committed + 1 if committed is not None else 0
+    if keep > recorded_actions:
+        raise CorruptRunError(f"the workspace has step {keep - 1} but the recording only {recorded_actions} actions")
     with Workspace.open(run_dir / WORKSPACE) as ws:
         last = ws.last_step
+        if missing and last is not None:
+            raise CorruptRunError(f"{run_dir / CHECKPOINT} is missing but the workspace has {last + 1} committed "
+                                  "steps: the team's state at its last step is unknown, cannot resume")
+        if committed is not None and (last is None or last < committed):
+            raise CorruptRunError(f"the checkpoint's last committed step is {committed} but the workspace's is "
+                                  f"{'none' if last is None else last}: steps are missing, cannot resume")
         if last is not None and (committed is None or last > committed):
             ws.reset_to(committed if committed is not None else "seed")
-    return (committed + 1 if committed is not None else 0), state
+    return keep, state
+
+
+def read_checkpoint(path: Path) -> dict[str, Any] | None:
+    """The team's last checkpointed graph state; CorruptRunError (nothing changed) when the file cannot be read."""
+    if not path.exists():
+        return None
+    try:
+        state = latest_state(sqlite_checkpointer(path), "team")
+    except (sqlite3.Error, ValueError, TypeError, KeyError) as exc:
+        raise CorruptRunError(
+            f"{path} is corrupt ({type(exc).__name__}: {exc}): the team's state at its last step is unknown, "
+            "cannot resume; the workspace and the recording are left as they are") from None
+    if state is not None and not isinstance(state.get("committed", -1), int | None):
+        raise CorruptRunError(f"{path} holds a state whose last committed step is not a number: cannot resume")
+    return state
 
 
 def prepare_resume(run_dir: Path, catalog: Catalog) -> tuple[dict[str, Any], Arena, str, GameSession, Any]:
@@ -73,11 +99,9 @@ def prepare_resume(run_dir: Path, catalog: Catalog) -> tuple[dict[str, Any], Are
     drop_partial_last_line(run_dir / RECORDING)
     recorded = load_recording(run_dir / RECORDING).actions
     if meta.get("agent") == "team":
-        keep, state = team_resume_point(run_dir)
+        keep, state = team_resume_point(run_dir, len(recorded))
     else:
         keep, state = len(recorded), None
-    if keep > len(recorded):
-        raise CorruptRunError(f"the workspace has step {keep - 1} but the recording only {len(recorded)} actions")
     truncate_recording(run_dir / RECORDING, keep)
     arena = Arena(catalog)
     card = arena.new_scorecard(tags=["dreamteam", str(meta.get("agent"))])

@@ -58,6 +58,9 @@ class ArtifactPolicy(RestrictingNodeTransformer):
     no `str.format` on literals, and guarded `obj[key] op= value`."""
 
     bound: frozenset[str] = frozenset()
+    preset: frozenset[str] | None = None
+    """Names to count as bound instead of those the tree binds (set when a module is compiled statement by
+    statement: see `incremental.py`)."""
 
     def error(self, node: ast.AST, info: str) -> None:
         """Record an error as 'line N: ...'."""
@@ -69,7 +72,7 @@ class ArtifactPolicy(RestrictingNodeTransformer):
 
     def visit_Module(self, node: ast.Module) -> ast.AST:
         """Remember every bound name before the tree is rewritten."""
-        self.bound = bound_names(node)
+        self.bound = self.preset if self.preset is not None else bound_names(node)
         return super().visit_Module(node)  # type: ignore[return-value]
 
     def visit_Import(self, node: ast.Import) -> ast.AST:
@@ -162,7 +165,8 @@ def _syntax_error(exc: SyntaxError) -> str:
     return f"line {exc.lineno or '?'}: syntax error: {exc.msg}"
 
 
-def compile_artifact(source: str, filename: str = "<artifact>") -> CompileResult:
+def compile_artifact(source: str, filename: str = "<artifact>",
+                     policy: type[ArtifactPolicy] = ArtifactPolicy) -> CompileResult:
     """Compile artifact source under the project policy; errors come back as data, never raised."""
     if len(source) > MAX_SOURCE_CHARS:
         error = f"line 1: artifact source has {len(source)} characters; the limit is {MAX_SOURCE_CHARS}"
@@ -174,7 +178,7 @@ def compile_artifact(source: str, filename: str = "<artifact>") -> CompileResult
     except (ValueError, RecursionError, MemoryError) as exc:
         return CompileResult(False, None, (f"line 1: cannot parse: {type(exc).__name__}: {exc}",), (), ())
     try:
-        result = compile_restricted_exec(tree, filename, policy=ArtifactPolicy)
+        result = compile_restricted_exec(tree, filename, policy=policy)
     except (SyntaxError, RecursionError, MemoryError, ValueError) as exc:
         return CompileResult(False, None, (f"line 1: cannot compile: {type(exc).__name__}: {exc}",), (), ())
     errors = tuple(result.errors)

@@ -22,6 +22,7 @@ from dreamteam.graph.state import StepState, fast_path
 from dreamteam.team.memory import StepMemory
 from dreamteam.team.ports import PatchLifecycle, PatchResult, WorldModel
 from dreamteam.team.role_nodes import STALE_AFTER, RoleNodes, TeamRoles
+from dreamteam.team.rollback import Rollback, seed_reader
 from dreamteam.team.summaries import diff_summary
 from dreamteam.types import Action, Grid, Observation
 from dreamteam.workspace import PatchOutcome, PredictionRecord, StepRecord, Workspace
@@ -57,6 +58,7 @@ class TeamLogic(RoleNodes):
         self.mem.deadly = _deadly(workspace.regression())
         self.writing = threading.Lock()
         """Held while a node writes the workspace or the surfaces (parallel role nodes write different files)."""
+        self.rollback = Rollback(self.sources, seed_reader(workspace))
 
     # ----- arrival ------------------------------------------------------------------------------
 

@@ -26,6 +26,7 @@ from dreamteam.roles.simulator import Simulator
 from dreamteam.roles.transductive import TransductiveExplorer
 from dreamteam.team.memory import StepMemory
 from dreamteam.team.ports import PatchLifecycle, PatchResult, WorldModel
+from dreamteam.team.rollback import Rollback
 from dreamteam.team.summaries import fallback_actions, proposals_json
 from dreamteam.types import CLICK, RESET, Action
 from dreamteam.workspace import Workspace
@@ -68,6 +69,7 @@ class RoleNodes:
     map: ExplorationMap
     sources: dict[str, str]
     writing: threading.Lock
+    rollback: Rollback
 
     # ----- the maintainers: observer || simulator, then review ---------------------------------------------
 
@@ -196,6 +198,7 @@ class RoleNodes:
 
     def critic(self, state: StepState) -> StepState:
         """The Critic audits and routes feedback to the owners."""
+        self.mem.patches += self.rollback.apply(self.sources, self.ws.write_surface, self.world)  # faulted artifacts
         hits = state.get("recent_hits") or []
         flags, feedback = self.roles.critic.audit(self.sources["critique"], {
             "recent_actions": list(self.mem.actions), "recent_hashes": list(self.mem.hashes),

@@ -23,6 +23,7 @@ from dreamteam.sandbox import (
     predict_request,
     roundtrip_request,
 )
+from dreamteam.sandbox.inprocess import JOURNAL, FaultJournal
 from dreamteam.team.ports import PatchResult, Prediction
 from dreamteam.types import Action, Grid
 from dreamteam.workspace import surface as surface_spec
@@ -84,11 +85,14 @@ class SandboxWorldModel:
     same question, and revisited frames are common. Loading a new artifact clears the caches.
     """
 
-    def __init__(self, sandbox: Sandbox | None = None, cache_size: int = 256) -> None:
+    def __init__(self, sandbox: Sandbox | None = None, cache_size: int = 256, journal: FaultJournal = JOURNAL) -> None:
         self.sandbox = sandbox or Sandbox()
         self.predictions = ResultCache(cache_size)
         self.roundtrips = ResultCache(cache_size)
         self._ahead: Ahead | None = None
+        self.journal = journal
+        """Where a loaded artifact that a limit killed in the worker is recorded (the harness falls it back)."""
+        self.loaded: dict[str, str] = {}
 
     def load(self, surface_name: str, source: str) -> str | None:
         """Load an artifact under its surface's name; the rejection reason, or None."""
@@ -98,7 +102,14 @@ class SandboxWorldModel:
         self.roundtrips.clear()
         result = self.sandbox.load(surface_name, source, filename=surface_spec(surface_name).path, owned=owned,
                                    helper_prefixes=prefixes, surface=surface_name)
+        self.loaded[surface_name] = source
         return None if result.ok else result.reason
+
+    def _killed(self, surface_name: str, result: CallResult) -> None:
+        """Journal the loaded artifact of `surface_name` when a limit killed its call in the worker."""
+        source = self.loaded.get(surface_name)
+        if result.kind == "killed" and source is not None and "worker died" not in result.reason:
+            self.journal.record(source, f"{surface_spec(surface_name).path}: {result.reason} in the sandbox worker")
 
     def prepare(self, grid: Grid, *, then_predict: tuple[dict[str, Any], Action] | None = None) -> None:
         """Start `roundtrip_errors(grid)` in the worker and return at once (its answer is read when asked).
@@ -132,6 +143,7 @@ class SandboxWorldModel:
             return int(errors)
         result = self.sandbox.roundtrip("observation", np.asarray(grid))
         if not result.ok:
+            self._killed("observation", result)
             return -1
         self.roundtrips.put(key, int(result.value))
         return int(result.value)
@@ -146,6 +158,8 @@ class SandboxWorldModel:
                 self.predictions.put(wanted, prediction)
         if ahead.roundtrip and results[0].ok:
             self.roundtrips.put(ahead.key, int(results[0].value))
+        elif ahead.roundtrip:
+            self._killed("observation", results[0])
 
     @staticmethod
     def _prediction_key(grid: Grid, history: dict[str, Any], action: Action) -> Hashable | None:
@@ -173,9 +187,9 @@ class SandboxWorldModel:
         result = self.sandbox.predict_frame("observation", "dynamics", np.asarray(grid), history, action.to_json())
         return self._prediction(grid.shape, history, result)
 
-    @staticmethod
-    def _prediction(shape: tuple[int, ...], history: dict[str, Any], result: CallResult) -> Prediction:
+    def _prediction(self, shape: tuple[int, ...], history: dict[str, Any], result: CallResult) -> Prediction:
         if not result.ok:
+            self._killed("dynamics", result)
             return Prediction(None, history, f"{result.kind}: {result.reason}")
         value = result.value
         new_history = value.get("history") if isinstance(value.get("history"), dict) else {}
@@ -204,6 +218,10 @@ class SandboxLifecycle:
     def submit(self, surface_name: str, old_source: str, new_source: str,
                transitions: Sequence[Mapping[str, Any]], companions: Mapping[str, str]) -> PatchResult:
         """Run a proposed artifact through the lifecycle and say whether it is accepted."""
+        fault = JOURNAL.reason(new_source)
+        if fault is not None:
+            return PatchResult(surface_name, False, f"this version faulted after an earlier replay ({fault})",
+                               counterexamples=({"error": fault},))
         owned, prefixes = _owned(surface_name)
         scope = check_scope(new_source, owned, prefixes, surface=surface_name)
         if scope:

@@ -1,69 +1,64 @@
-"""Load the team's artifact sources (observable.py, dynamics.py) in-process, in plain Python.
+"""Load the team's artifact sources (observable.py, dynamics.py) in-process, through the sandbox's guarded route.
 
-The inductive explorer and the simulator's self-check run artifacts directly rather than through the
-sandbox: they are the team's own artifacts, already accepted by the sandbox's compile policy (or written by
-the symbolic roles themselves), and rollouts call predict hundreds of times per request. As a seatbelt the
-module gets only plain builtins and can import only math, itertools, collections and functools.
+The inductive explorer's rollouts and the simulator's self-check call artifacts hundreds of times per request,
+too often for a round trip to the sandbox worker each time, so they run here: compiled with the sandbox's
+RestrictedPython policy, executed with its guards, and every call under a deadline, a memory budget and the
+recursion limit (`dreamteam.sandbox.inprocess`). A call that hits a limit raises `ArtifactFault`, and the
+source is recorded in the process's fault journal, from which the harness falls the surface back.
 """
 
 from __future__ import annotations
 
 import ast
-import builtins
 import functools
-import hashlib
 from collections import OrderedDict
 from typing import Any
 
-SAFE_BUILTINS = (
-    "abs", "all", "any", "bool", "dict", "divmod", "enumerate", "filter", "float", "frozenset", "int",
-    "isinstance", "iter", "len", "list", "map", "max", "min", "next", "pow", "range", "repr", "reversed",
-    "round", "set", "slice", "sorted", "str", "sum", "tuple", "zip", "print", "hash", "chr", "ord", "hex",
-    "Exception", "ValueError", "KeyError", "IndexError", "TypeError", "ZeroDivisionError", "StopIteration",
-    "RuntimeError", "AttributeError", "ArithmeticError", "LookupError", "AssertionError", "NotImplementedError",
+from dreamteam.sandbox.inprocess import (
+    ArtifactCompileError,
+    ArtifactFault,
+    GuardedModule,
+    InProcessLimits,
+    load_guarded,
+    source_digest,
 )
-IMPORTABLE = ("math", "itertools", "collections", "functools")
 
 
 class ArtifactLoadError(Exception):
     """An artifact source that does not compile or fails while its module body runs."""
 
 
-def _guarded_import(name: str, *args: Any, **kwargs: Any) -> Any:
-    if name not in IMPORTABLE:
-        raise ImportError(f"artifacts may import only {', '.join(IMPORTABLE)}, not {name!r}")
-    return __import__(name, *args, **kwargs)
-
-
-def _builtins() -> dict[str, Any]:
-    table = {name: getattr(builtins, name) for name in SAFE_BUILTINS}
-    table["__import__"] = _guarded_import
-    return table
-
-
 class ArtifactCache:
-    """Executed artifact namespaces by source text (bounded, least recently used dropped first)."""
+    """Guarded artifact modules by source text (bounded, least recently used dropped first)."""
 
-    def __init__(self, size: int = 8) -> None:
+    def __init__(self, size: int = 8, limits: InProcessLimits | None = None) -> None:
         self.size = size
-        self._items: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self.limits = limits or InProcessLimits()
+        self._items: OrderedDict[tuple[str, str], GuardedModule] = OrderedDict()
 
-    def load(self, source: str, name: str = "artifact") -> dict[str, Any]:
-        """The module namespace of `source` (raises ArtifactLoadError when it cannot be loaded)."""
-        key = hashlib.blake2b(source.encode(), digest_size=12).hexdigest()
+    def module(self, source: str, name: str = "artifact") -> GuardedModule:
+        """The guarded module of `source` (raises ArtifactLoadError when it cannot be loaded)."""
+        key = (source_digest(source), name)
         found = self._items.get(key)
-        if found is not None:
+        if found is not None and not found.fault:
             self._items.move_to_end(key)
             return found
-        namespace: dict[str, Any] = {"__builtins__": _builtins(), "__name__": name}
+        if found is not None:
+            raise ArtifactLoadError(f"{name} cannot be loaded: {found.fault}")
         try:
-            exec(compile(source, f"<{name}>", "exec"), namespace)  # noqa: S102 - see the module docstring
-        except Exception as exc:  # an artifact can fail in any way; report it as data
+            module = load_guarded(source, f"{name}.py", self.limits)
+        except (ArtifactCompileError, ArtifactFault) as exc:
+            raise ArtifactLoadError(f"{name} cannot be loaded: {exc}") from exc
+        except Exception as exc:  # an artifact's top level can fail in any way; report it as data
             raise ArtifactLoadError(f"{name} cannot be loaded: {type(exc).__name__}: {exc}") from exc
-        self._items[key] = namespace
+        self._items[key] = module
         if len(self._items) > self.size:
             self._items.popitem(last=False)
-        return namespace
+        return module
+
+    def load(self, source: str, name: str = "artifact") -> dict[str, Any]:
+        """The module namespace of `source` (for callers that call into it through `module(...).run`)."""
+        return self.module(source, name).namespace
 
 
 @functools.lru_cache(maxsize=32)
@@ -71,12 +66,12 @@ def assigned_literal(source: str, name: str) -> Any:
     """The literal value a module assigns to `name` at top level (None when absent or not a literal)."""
     try:
         tree = ast.parse(source)
-    except SyntaxError:
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
             try:
                 return ast.literal_eval(node.value)
-            except ValueError:
+            except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
                 return None
     return None

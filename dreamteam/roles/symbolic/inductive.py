@@ -6,7 +6,7 @@ Request context (task "propose", surface = current strategy.py):
     where moving things came from), feedback (text)
 Reply: {"patch": strategy.py or null, "tactics": [{"name", "sub_goal", "actions", "expected"}], "notes"}.
 
-Rollouts run the team's own dynamics.py (and observable.py), loaded in-process in plain Python (see
+Rollouts run the team's own dynamics.py (and observable.py), loaded in-process under the sandbox's policy, guards and per-call limits (see
 `artifacts.py` and `rollout.py`); this role has no world model of its own. Breadth-first search with a
 node budget and a time limit finds the shortest predicted plan for each sub-goal (`goals/`); when clicks
 are available a planner also tries to make a clickable canvas match a same-size target panel.

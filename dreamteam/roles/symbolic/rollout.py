@@ -1,7 +1,8 @@
 """Roll the team's own world model forward, for search.
 
-Two adapters over the artifacts the inductive explorer receives as source text (loaded in-process, see
-`artifacts.py`):
+Two adapters over the artifacts the inductive explorer receives as source text (loaded in-process through the
+sandbox's guarded route, see `artifacts.py`; every adapter method that runs artifact code runs it, and reads
+what it returned, inside `GuardedModule.run`):
 - `LogicalRollout` for dynamics written by the symbolic simulator: it calls their `dyn_step` directly on
   the logical grid (no parse/render per step), which is what makes hundreds of rollout steps cheap.
 - `GenericRollout` for any other dynamics: z = parse(frame), then predict(z, history(z, h, a), a), with
@@ -10,7 +11,7 @@ Two adapters over the artifacts the inductive explorer receives as source text (
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -18,8 +19,27 @@ import numpy as np
 from dreamteam.roles.symbolic.artifact_dyn import lib_changes, lib_unhex
 from dreamteam.roles.symbolic.artifacts import ArtifactCache, ArtifactLoadError
 from dreamteam.roles.symbolic.frames import Array
+from dreamteam.sandbox.inprocess import ArtifactFault, GuardedModule
 
 Action = dict[str, Any]
+
+
+def guarded_call(module: GuardedModule | None, func: Callable[..., Any], *args: Any, strict: bool = True) -> Any:
+    """`module.run(func, *args)` (a plain call for harness-written test doubles, module None).
+
+    `strict`: an artifact that raises is a fault too (poisoned and journaled, so the harness falls it back: a
+    rollout cannot tell a wrong prediction from a crash)."""
+    if module is None:
+        return func(*args)
+    try:
+        return module.run(func, *args)
+    except ArtifactFault:
+        raise
+    except Exception as exc:
+        if not strict:
+            raise
+        module.poison(f"raised {type(exc).__name__}: {str(exc)[:200]} in a rollout")
+        raise ArtifactFault(module.filename, module.fault) from None
 
 
 class Rollout(Protocol):
@@ -51,8 +71,9 @@ class LogicalRollout:
     neighbouring frames on later steps expand mostly the same states.
     """
 
-    def __init__(self, namespace: Mapping[str, Any]) -> None:
+    def __init__(self, namespace: Mapping[str, Any], module: GuardedModule | None = None) -> None:
         self.ns = namespace
+        self.module = module
         self.geometry: tuple[int, int, int] = (1, 0, 0)
         self.memo: dict[Hashable, tuple[Any, tuple[str, ...]] | None] = {}
         self.counters = [tuple(int(v) for v in c) for c in namespace.get("dyn_COUNTERS", []) if len(c) == 6]
@@ -69,6 +90,9 @@ class LogicalRollout:
     def start(self, frame: Array, history: Mapping[str, Any] | None = None) -> Any:
         """Decide the geometry with the module's own hints and downsample (with patrols, also the changes
         since the previous frame, from the history's "last" grid)."""
+        return guarded_call(self.module, self._start, frame, history)
+
+    def _start(self, frame: Array, history: Mapping[str, Any] | None) -> Any:
         rows = frame.tolist()
         geometry = self.ns["dyn_geometry"](rows, self.ns["dyn_SCALE_HINTS"])
         self.geometry = (int(geometry[0]), int(geometry[1]), int(geometry[2]))
@@ -93,11 +117,11 @@ class LogicalRollout:
         except TypeError:
             key = None
         if key is None:
-            found = self._step(state, action)
+            found = guarded_call(self.module, self._step, state, action)
         elif key in self.memo:
             found = self.memo[key]
         else:
-            found = self._step(state, action)
+            found = guarded_call(self.module, self._step, state, action)
             grid = self._grid_of(state)
             if len(self.memo) * max(1, len(grid) * len(grid[0] if grid else ())) >= STEP_MEMO_CELLS:
                 self.memo.clear()
@@ -132,14 +156,17 @@ class LogicalRollout:
         has the state's size and geometry: it tells what lies under the movers' current cells."""
         state = self._grid_of(state)
         try:
-            result = self.ns["dyn_step"]([list(row) for row in state], {}, {"action": "RESET"}, list(self.geometry))
-            scene = result.get("scene") if isinstance(result, dict) else None
-            if not isinstance(scene, dict) or [int(v) for v in scene.get("geometry", [])] != list(self.geometry):
-                return None
-            grid = np.array(lib_unhex(scene["grid"]), dtype=np.int8)
+            grid = guarded_call(self.module, self._level_start, state, strict=False)
         except Exception:  # noqa: BLE001 - artifact code: any failure means "no level start known"
             return None
-        return grid if grid.shape == (len(state), len(state[0]) if state else 0) else None
+        return grid if grid is not None and grid.shape == (len(state), len(state[0]) if state else 0) else None
+
+    def _level_start(self, state: Any) -> Array | None:
+        result = self.ns["dyn_step"]([list(row) for row in state], {}, {"action": "RESET"}, list(self.geometry))
+        scene = result.get("scene") if isinstance(result, dict) else None
+        if not isinstance(scene, dict) or [int(v) for v in scene.get("geometry", [])] != list(self.geometry):
+            return None
+        return np.array(lib_unhex(scene["grid"]), dtype=np.int8)
 
     def key(self, state: Any) -> Hashable:
         """The grid with counter cells blanked: states that differ only in a status bar count as one.
@@ -201,17 +228,23 @@ def _tint_triples(table: Any) -> tuple[tuple[int, int, int], ...]:
 class GenericRollout:
     """Steps predict/history with the observable's parse/render (any artifact format)."""
 
-    def __init__(self, dynamics: Mapping[str, Any], observable: Mapping[str, Any]) -> None:
+    def __init__(self, dynamics: Mapping[str, Any], observable: Mapping[str, Any],
+                 modules: tuple[GuardedModule, GuardedModule] | None = None) -> None:
         self.dyn = dynamics
         self.obs = observable
+        self.dyn_module: GuardedModule | None = modules[0] if modules else None
+        self.obs_module: GuardedModule | None = modules[1] if modules else None
         self.geometry = (1, 0, 0)
 
     def start(self, frame: Array, history: Mapping[str, Any] | None = None) -> Any:
         """z = parse(frame) with the given history (empty when none)."""
-        return (self.obs["parse"](frame.tolist()), dict(history or {}))
+        return (guarded_call(self.obs_module, self.obs["parse"], frame.tolist()), dict(history or {}))
 
     def step(self, state: Any, action: Action) -> tuple[Any, list[str]] | None:
         """predict(z, history(z, h, a), a)."""
+        return guarded_call(self.dyn_module, self._step, state, action)  # type: ignore[no-any-return]
+
+    def _step(self, state: Any, action: Action) -> tuple[Any, list[str]] | None:
         z, h = state
         history = self.dyn.get("history")
         h1 = history(z, h, dict(action)) if callable(history) else h
@@ -225,23 +258,26 @@ class GenericRollout:
 
     def grid(self, state: Any) -> Array:
         """The rendered display frame."""
+        return guarded_call(self.obs_module, self._grid, state)  # type: ignore[no-any-return]
+
+    def _grid(self, state: Any) -> Array:
         return np.asarray(self.obs["render"](state[0]), dtype=np.int8)
 
 
 def rollout_for(dynamics: str, observable: str, cache: ArtifactCache) -> LogicalRollout | GenericRollout | None:
     """The fastest adapter the given sources allow (None when the dynamics cannot be loaded)."""
     try:
-        dyn = cache.load(dynamics, "dynamics") if dynamics.strip() else None
-        if dyn is None or "predict" not in dyn and "dyn_step" not in dyn:
+        dyn = cache.module(dynamics, "dynamics") if dynamics.strip() else None
+        if dyn is None or "predict" not in dyn.namespace and "dyn_step" not in dyn.namespace:
             return None
-        if all(name in dyn for name in ("dyn_step", "dyn_geometry", "dyn_downsample", "dyn_SCALE_HINTS")):
-            return LogicalRollout(dyn)
-        obs = cache.load(observable, "observable") if observable.strip() else None
-    except ArtifactLoadError:
+        if all(name in dyn.namespace for name in ("dyn_step", "dyn_geometry", "dyn_downsample", "dyn_SCALE_HINTS")):
+            return guarded_call(dyn, LogicalRollout, dyn.namespace, dyn)  # type: ignore[no-any-return]
+        obs = cache.module(observable, "observable") if observable.strip() else None
+    except (ArtifactLoadError, ArtifactFault):
         return None
-    if obs is None or "parse" not in obs or "render" not in obs:
+    if obs is None or "parse" not in obs.namespace or "render" not in obs.namespace:
         return None
-    return GenericRollout(dyn, obs)
+    return GenericRollout(dyn.namespace, obs.namespace, (dyn, obs))
 
 
 def click_action(rollout: Rollout, cx: int, cy: int) -> Action:

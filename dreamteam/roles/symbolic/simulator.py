@@ -9,7 +9,7 @@ Request context (task "maintain", surface = current dynamics.py):
 Reply: {"patch": new dynamics.py or null, "notes": text}. Notes end with a line
 `entities: {...}` (JSON: role -> {"colours": [...]}) that the symbolic observer reads as feedback.
 
-A patch is proposed only when, replayed here in plain Python over the window, it predicts strictly more
+A patch is proposed only when, replayed here in-process (under the sandbox's policy and limits) over the window, it predicts strictly more
 transitions than the current dynamics (or as many, with more level-up/game-over flags right or a level start
 the current one does not remember) and breaks none that the current one gets right; a transition it
 would break is kept as a remembered exception (dyn_MEMO) so the harness's no-regression gate can pass.

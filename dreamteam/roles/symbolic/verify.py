@@ -1,9 +1,10 @@
-"""Check a dynamics source against transitions, in plain Python, the way the harness's replay does.
+"""Check a dynamics source against transitions, in-process under the sandbox's policy and limits, the way the harness's replay does.
 
 A transition is predicted right when the predicted display frame equals `after` cell by cell. Symbolic
 dynamics (which define `dyn_next_rows`) are run on display frames directly; any other dynamics run as
 render(predict(parse(before), history(z, h, a), a)) with the team's observable when it is known, else with
-the symbolic parse.
+the symbolic parse. The artifacts run through the sandbox's guarded in-process route (`artifacts.py`): a
+check that hits a limit counts as wrong, and the source is journaled as faulty.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import numpy as np
 from dreamteam.roles.symbolic.artifact_lib import lib_display, lib_parse
 from dreamteam.roles.symbolic.artifacts import ArtifactCache, ArtifactLoadError
 from dreamteam.roles.symbolic.evidence import Transition
+from dreamteam.sandbox.inprocess import ArtifactFault, GuardedModule
 
 Prediction = tuple["np.ndarray | None", list[str]]
 Predictor = Callable[[Transition], Prediction]
@@ -57,18 +59,28 @@ def generic_predictor(namespace: Mapping[str, Any], observable: Mapping[str, Any
     return run
 
 
+def guarded(predictor: Predictor, module: GuardedModule) -> Predictor:
+    """`predictor` with every prediction run under the module's limits."""
+
+    def run(t: Transition) -> Prediction:
+        return module.run(predictor, t)
+
+    return run
+
+
 def predictor_for(source: str, cache: ArtifactCache, observable_source: str | None = None) -> Predictor | None:
     """The best way to run `source` (None when it cannot be loaded or defines no predict)."""
     try:
-        namespace = cache.load(source, "dynamics")
+        module = cache.module(source, "dynamics")
+        namespace = module.namespace
         if "dyn_next_rows" in namespace and "dyn_step" in namespace:
-            return symbolic_predictor(namespace)
+            return guarded(symbolic_predictor(namespace), module)
         if "predict" not in namespace:
             return None
         observable = cache.load(observable_source, "observable") if observable_source else None
-    except ArtifactLoadError:
+    except (ArtifactLoadError, ArtifactFault):
         return None
-    return generic_predictor(namespace, observable)
+    return guarded(generic_predictor(namespace, observable), module)
 
 
 def verdicts(predictor: Predictor | None, transitions: Sequence[Transition]) -> list[tuple[bool, bool]]:
