@@ -181,3 +181,16 @@ def test_bench_game_timeout_scores_slow_and_hung_games_and_goes_on(fixture_games
 def test_bench_rejects_a_non_positive_game_timeout(fixture_games: Path, tmp_path: Path) -> None:
     assert main(["bench", "--env-dir", str(fixture_games), "--game-timeout", "0", "--out",
                  str(tmp_path / "r.json")]) == 2
+
+
+def test_a_closed_output_pipe_ends_the_command_quietly(monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    # `dreamteam graph | head`: the reader goes away; no traceback, the shell's code for SIGPIPE
+    import dreamteam.graph.build as build
+
+    def closed() -> str:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(build, "mermaid", closed)
+    assert main(["graph"]) == 141
+    assert "Traceback" not in capsys.readouterr().err
