@@ -144,7 +144,7 @@ def killed_session(game: str, kills: int, budget: int, scratch: Path, seed: int)
 
 def main() -> int:
     """Run the soak and print the figures."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--sessions", type=int, default=100, help="sessions in this process")
     parser.add_argument("--processes", type=int, default=100, help="sessions as separate processes")
     parser.add_argument("--kills", type=int, default=20, help="SIGKILLs of one resumed session")
