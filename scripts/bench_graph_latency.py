@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+
 def time_full_step(vendor: Any, game: str) -> dict[str, Any]:
     """Open `game`, build the team on the slow vendor and time its first step after a missed prediction."""
     from dreamteam.backends.config import load_backend_config
