@@ -28,8 +28,6 @@ IDLE_EXIT_S = 2.0
 """The watchdog thread ends after this long without guarded calls (a new call starts it again)."""
 _SIZE_REFRESH_S = 0.25
 """How long a measured process size is trusted for the memory bound."""
-RELAX_AFTER_S = 0.5
-"""The memory bound is lifted once no guarded call has run for this long."""
 
 
 class ArtifactInterrupt(BaseException):  # noqa: N818 - a control-flow signal, not an error type
@@ -144,19 +142,17 @@ def _address_space() -> int:
 
 
 class MemoryBound:
-    """Lowers the soft RLIMIT_AS to (size now + budget) while guarded calls run.
-
-    Setting and restoring the limit around every call would cost two system calls per rollout step, so the
-    limit stays set between calls that follow each other closely, is renewed when the measured size is older
-    than `_SIZE_REFRESH_S`, and the watchdog thread restores the previous limit once no guarded call has run
-    for `RELAX_AFTER_S`."""
+    """Lowers the soft RLIMIT_AS to (size now + budget) while guarded calls run, and restores it as soon as
+    none runs: a process started in between (git for the step's commit, a browser, the sandbox worker)
+    must not inherit the lowered bound. Measuring the process's size reads /proc, so a size measured less than
+    `_SIZE_REFRESH_S` ago is reused; setting and restoring the limit are one system call each."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._active = 0
         self._saved: tuple[int, int] | None = None
-        self._set_at = -1.0
-        self._last = 0.0
+        self._wanted = 0
+        self._measured_at = -1.0
         self.available = resource is not None and _address_space() > 0
 
     @property
@@ -165,45 +161,52 @@ class MemoryBound:
         return self._saved is not None
 
     def enter(self, budget: int) -> None:
-        """One more guarded call; sets or renews the bound when needed."""
+        """One more guarded call; the first one sets the bound."""
         if not self.available:
             return
         with self._lock:
             self._active += 1
-            now = time.monotonic()
-            if now - self._set_at <= _SIZE_REFRESH_S:
+            if self._saved is not None:
                 return
-            if self._saved is None:
-                self._saved = resource.getrlimit(resource.RLIMIT_AS)
-            soft, hard = self._saved
-            wanted = _address_space() + budget
+            now = time.monotonic()
+            saved = resource.getrlimit(resource.RLIMIT_AS)
+            if now - self._measured_at > _SIZE_REFRESH_S or not self._wanted:
+                self._wanted, self._measured_at = _address_space() + budget, now
+            soft, hard = saved
+            wanted = self._wanted
             if hard != resource.RLIM_INFINITY:
                 wanted = min(wanted, hard)
             if soft != resource.RLIM_INFINITY:
                 wanted = min(wanted, soft)
             resource.setrlimit(resource.RLIMIT_AS, (wanted, hard))
-            self._set_at = now
+            self._saved = saved
 
     def leave(self) -> None:
-        """One guarded call fewer."""
+        """One guarded call fewer; the last one restores the previous limit."""
         if not self.available:
             return
         with self._lock:
             self._active -= 1
-            self._last = time.monotonic()
+            if self._active == 0:
+                self._restore()
+
+    def _restore(self) -> None:
+        if self._saved is not None:
+            try:
+                resource.setrlimit(resource.RLIMIT_AS, self._saved)
+            except (OSError, ValueError) as exc:  # the limit could not be restored: say so
+                log.warning("could not restore the address-space limit: %s", exc)
+            self._saved = None
 
     def relax_due(self, now: float) -> float | None:
-        """When to look again whether the bound can be lifted (None while it is not set)."""
-        if self._saved is None:
-            return None
-        return now + RELAX_AFTER_S if self._active else self._last + RELAX_AFTER_S
+        """When the watchdog should look again whether the bound can be lifted (None: never needed now)."""
+        return None if self._saved is None or self._active else now
 
     def relax(self, now: float) -> None:
-        """Restore the previous limit when no guarded call has run for a while (called by the watchdog)."""
+        """Restore the previous limit if no guarded call runs (a safety net; `leave` restores it already)."""
         with self._lock:
-            if self._active == 0 and self._saved is not None and now - self._last >= RELAX_AFTER_S:
-                resource.setrlimit(resource.RLIMIT_AS, self._saved)
-                self._saved, self._set_at = None, -1.0
+            if self._active == 0:
+                self._restore()
 
 
 WATCHDOG = Watchdog()

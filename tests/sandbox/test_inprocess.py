@@ -76,15 +76,18 @@ def _relaxed() -> None:
     assert not MEMORY.bound
 
 
-def test_the_memory_bound_is_lifted_once_guarded_calls_stop() -> None:
+def test_the_memory_bound_is_lifted_as_soon_as_guarded_calls_stop() -> None:
+    # a process started between two guarded calls (git, a browser) must not inherit the lowered bound
     _relaxed()
     before = resource.getrlimit(resource.RLIMIT_AS)
     module = _load("def f(x):\n    return x + 1\n")
+    seen: list[tuple[int, int]] = []
+    MEMORY.enter(LIMITS.memory_bytes)
+    seen.append(resource.getrlimit(resource.RLIMIT_AS))
+    MEMORY.leave()
+    assert seen[0][0] != resource.RLIM_INFINITY and (before[0] == resource.RLIM_INFINITY or seen[0][0] <= before[0])
     assert module.run(module.namespace["f"], 1) == 2
-    lowered = resource.getrlimit(resource.RLIMIT_AS)[0]
-    assert lowered != resource.RLIM_INFINITY and (before[0] == resource.RLIM_INFINITY or lowered <= before[0])
-    _relaxed()
-    assert resource.getrlimit(resource.RLIMIT_AS) == before
+    assert resource.getrlimit(resource.RLIMIT_AS) == before and not MEMORY.bound
 
 
 def test_good_calls_return_and_ordinary_errors_pass_through() -> None:
