@@ -22,6 +22,7 @@ from dreamteam.perception.segmentation import (
     colour_counts,
     detect_background,
     label_runs,
+    run_cells,
     segment,
 )
 
@@ -42,6 +43,7 @@ __all__ = [
     "detect_scale",
     "empty_mask",
     "label_runs",
+    "run_cells",
     "masked_grid",
     "masked_hash",
     "segment",

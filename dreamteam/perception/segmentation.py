@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -143,6 +144,19 @@ def label_runs(grid: Grid) -> tuple[LabelMap, int]:
     # Roots are the smallest run index of each component, so ranking them keeps row-major order.
     unique_roots, run_label = np.unique(roots, return_inverse=True)
     return run_label.astype(np.int32)[run_of_cell], len(unique_roots)
+
+
+def run_cells(labels: LabelMap, count: int) -> Iterator[tuple[int, npt.NDArray[np.intp], npt.NDArray[np.intp]]]:
+    """(label, ys, xs) of each labelled component of `label_runs`, its cells in reading order: one sort of
+    the grid instead of one pass over it per component (a 64x64 frame has hundreds)."""
+    flat = labels.ravel()
+    order = np.argsort(flat, kind="stable")
+    bounds = np.concatenate(([0], np.cumsum(np.bincount(flat, minlength=count))))
+    cols = labels.shape[1]
+    for label in range(count):
+        cells = order[bounds[label] : bounds[label + 1]]
+        if len(cells):
+            yield label, cells // cols, cells % cols
 
 
 def segment(grid: Grid, background: int | None = None) -> Segmentation:

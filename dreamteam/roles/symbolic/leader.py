@@ -76,6 +76,14 @@ def _discovers(probe: Mapping[str, Any]) -> bool:
     return str(probe.get("target_hypothesis", "")).endswith("an effect")
 
 
+def _walk(exploration: Any, budget: int | None) -> list[Any]:
+    """The exploration map's walk to the nearest untested action, cut to the budget ([] when none)."""
+    if not isinstance(exploration, Mapping):
+        return []
+    usable = _usable([{"actions": exploration.get("actions")}], set(), budget)
+    return list(usable[0]["actions"]) if usable else []
+
+
 def decision(goal: str, plan: Sequence[Any], source: str, confidence: float, reason: str) -> dict[str, Any]:
     """A reply in the schema's shape."""
     return {"goal": goal, "plan": [dict(a) for a in plan], "source": source,
@@ -140,13 +148,8 @@ class LeaderAnswerer:
     @staticmethod
     def _frontier(ctx: Mapping[str, Any], fatal: set[str], budget: int | None) -> list[Any] | None:
         """The map's walk to the nearest untested action, when it has one whose first step is not fatal."""
-        exploration = ctx.get("exploration")
-        if not isinstance(exploration, Mapping):
-            return None
-        walk = _usable([{"actions": exploration.get("actions")}], set(), budget)
-        if not walk or label(walk[0]["actions"][0]) in fatal:
-            return None
-        return list(walk[0]["actions"])
+        walk = _walk(ctx.get("exploration"), budget)
+        return walk if walk and label(walk[0]) not in fatal else None
 
     def _explore(self, ctx: Mapping[str, Any], fatal: set[str], budget: int | None) -> dict[str, Any] | None:
         """The walk to the nearest untested action, when no new state was seen for `stale` steps."""
@@ -158,12 +161,12 @@ class LeaderAnswerer:
         limit = limit if isinstance(limit, int) and limit > 0 else self.stale
         if not isinstance(since, int) or since < limit:
             return None
-        walk = _usable([{"actions": exploration.get("actions")}], set(), budget)
+        walk = _walk(exploration, budget)
         if not walk and exploration.get("reset_helps") is True:
             return decision("DISCOVER", [{"action": "RESET"}], "map-frontier", 1.0,
                             f"no new state for {since} steps and nothing untested reachable: reset the level")
-        if not walk or label(walk[0]["actions"][0]) in fatal:
+        if not walk or label(walk[0]) in fatal:
             return None  # (later steps of the walk are known edges; only the first is judged from here)
-        return decision("DISCOVER", walk[0]["actions"], "map-frontier", 1.0,
-                        f"no new state for {since} steps: walk {len(walk[0]['actions']) - 1} known steps "
+        return decision("DISCOVER", walk, "map-frontier", 1.0,
+                        f"no new state for {since} steps: walk {len(walk) - 1} known steps "
                         "to the nearest untested action")

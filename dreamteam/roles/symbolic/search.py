@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from dreamteam.perception import label_runs
+from dreamteam.perception import label_runs, run_cells
 from dreamteam.roles.symbolic.frames import Array
 from dreamteam.roles.symbolic.goals import Lapse, SubGoal
 from dreamteam.roles.symbolic.linear import linear_plan
@@ -205,31 +205,22 @@ def _plan(links: Sequence[tuple[int, Action | None]], node: int) -> list[Action]
     return plan[::-1]
 
 
-def _object_cells(grid: Array) -> tuple[list[tuple[int, int]], Any]:
-    """One cell per object (a run of one colour, by 4-connectivity) in reading order, and the label grid."""
-    labels, count = label_runs(grid)
-    flat = labels.ravel()
-    first = np.full(count, flat.size, dtype=np.intp)
-    np.minimum.at(first, flat, np.arange(flat.size))
-    cols = grid.shape[1]
-    return [(int(f % cols), int(f // cols)) for f in first.tolist()], labels
-
-
-def _click_cells(grid: Array) -> Iterator[tuple[tuple[int, int], Any]]:
-    """Cells to click, each with the mask of its object's cells to try one by one if the click has an
-    effect (None: no finer pass). A small grid: every cell. A larger one: each object once, then, for the
-    objects whose click the model predicts to change something, their other cells (a canvas of cells to
-    paint one by one), up to MAX_CELLS_TO_CLICK cells in all. Clicking a 64-cell strip cell by cell where
-    one click per object tells the same costs 64 predicted steps for one answer."""
+def _click_cells(grid: Array) -> Iterator[tuple[tuple[int, int], list[tuple[int, int]]]]:
+    """Cells to click, each with its object's other cells, to try one by one if the click has an effect.
+    A small grid: every cell (nothing finer). A larger one: each object (a run of one colour, by
+    4-connectivity) once, at its first cell in reading order; for the objects whose click the model predicts
+    to change something, their other cells follow (a canvas of cells to paint one by one), up to
+    MAX_CELLS_TO_CLICK cells in all. Clicking a 64-cell strip cell by cell where one click per object tells
+    the same costs 64 predicted steps for one answer."""
     rows, cols = grid.shape
     if grid.size <= MAX_CELLS_TO_CLICK:
         for y in range(rows):
             for x in range(cols):
-                yield (x, y), None
+                yield (x, y), []
         return
-    cells, labels = _object_cells(grid)
-    for x, y in cells:
-        yield (x, y), labels == labels[y, x]
+    for _, ys, xs in run_cells(*label_runs(grid)):  # (labels are numbered in reading order of first cells)
+        cells = list(zip(xs.tolist(), ys.tolist(), strict=True))
+        yield cells[0], cells[1:]
 
 
 def click_candidates(rollout: Rollout, start: Any, limit: int = 256,
@@ -258,9 +249,8 @@ def click_candidates(rollout: Rollout, start: Any, limit: int = 256,
         if len(out) >= limit or time.perf_counter() > deadline:
             return out
         tried += 1
-        if effect(cell) and rest is not None:
-            ys, xs = np.nonzero(rest)
-            finer += [(int(x), int(y)) for y, x in zip(ys.tolist(), xs.tolist(), strict=True) if (x, y) != cell]
+        if effect(cell):
+            finer += rest
     for cell in finer[: max(0, MAX_CELLS_TO_CLICK - tried)]:
         if len(out) >= limit or time.perf_counter() > deadline:
             break

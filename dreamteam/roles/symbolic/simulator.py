@@ -171,7 +171,9 @@ class SimulatorAnswerer:
         source = dynamics_source(rules, len(transitions))
         entities = json.dumps(entity_notes(rules), sort_keys=True)
         if code_part(source) == code_part(request.surface):
-            fit = _share(self.correct(source, transitions))
+            # judged as the current surface (whose verdicts are remembered across steps), not as the new text:
+            # the same code, but a header that names the window's size would miss the cache every step
+            fit = _share(self.correct(request.surface, transitions, text_of(request.context, "observable") or None))
             return {"patch": None, "fit": fit, "notes": f"rules unchanged ({len(rules.hypotheses)} hypotheses)\n"
                                                          f"entities: {entities}"}
         return self._decide(request, transitions, rules, source, entities)

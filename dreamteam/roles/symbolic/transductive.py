@@ -14,12 +14,12 @@ different changes); (5) a click or an action aimed at each region the model neve
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from dreamteam.perception import label_runs
+from dreamteam.perception import label_runs, run_cells
 from dreamteam.protocols import RoleRequest
 from dreamteam.roles.symbolic.base import list_of
 from dreamteam.roles.symbolic.evidence import MotionCache, Transition
@@ -43,19 +43,6 @@ def object_class(frame: LogicalFrame, cx: int, cy: int, labels: Any = None) -> t
     return grid_object_class(frame.grid, labels, cx, cy)
 
 
-def _objects(labels: Any, count: int) -> Iterator[tuple[int, Any, Any]]:
-    """(label, ys, xs) of each labelled run, its cells in reading order: one sort of the grid instead of one
-    pass over it per object (a 64x64 frame has hundreds of runs)."""
-    flat = labels.ravel()
-    order = np.argsort(flat, kind="stable")
-    bounds = np.concatenate(([0], np.cumsum(np.bincount(flat, minlength=count))))
-    cols = labels.shape[1]
-    for label in range(count):
-        cells = order[bounds[label] : bounds[label + 1]]
-        if len(cells):
-            yield label, cells // cols, cells % cols
-
-
 def click_probes(frame: LogicalFrame, transitions: Sequence[Transition]) -> list[dict[str, Any]]:
     """One click per object class never clicked, largest classes last (small objects are likelier buttons)."""
     tried = set()
@@ -65,7 +52,7 @@ def click_probes(frame: LogicalFrame, transitions: Sequence[Transition]) -> list
             tried.add(object_class(t.before, *cell))
     labels, count = label_runs(frame.grid)
     firsts: dict[tuple[int, bytes, tuple[int, ...]], tuple[int, int, int]] = {}
-    for label, ys, xs in _objects(labels, count):
+    for label, ys, xs in run_cells(labels, count):
         y0, y1, x0, x1 = int(ys.min()), int(ys.max()), int(xs.min()), int(xs.max())
         crop = labels[y0 : y1 + 1, x0 : x1 + 1] == label
         cls = (int(frame.grid[ys[0], xs[0]]), crop.tobytes(), crop.shape)

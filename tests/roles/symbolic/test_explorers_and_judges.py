@@ -246,12 +246,12 @@ def test_a_sub_goal_that_completes_nothing_gets_two_level_resets_per_level() -> 
 
 @settings(max_examples=100, deadline=None)
 @given(st.integers(0, 2**32 - 1))
-def test_transductive_objects_list_every_run_in_reading_order(seed: int) -> None:
-    from dreamteam.roles.symbolic.transductive import _objects
+def test_run_cells_list_every_run_in_reading_order(seed: int) -> None:
+    from dreamteam.perception import run_cells
 
     rng = np.random.default_rng(seed)
     grid = rng.integers(0, 4, size=(int(rng.integers(1, 20)), int(rng.integers(1, 20)))).astype(np.int8)
     labels, count = label_runs(grid)
-    fast = [(label, ys.tolist(), xs.tolist()) for label, ys, xs in _objects(labels, count)]
+    fast = [(label, ys.tolist(), xs.tolist()) for label, ys, xs in run_cells(labels, count)]
     slow = [(label, *(v.tolist() for v in np.nonzero(labels == label))) for label in range(count)]
     assert fast == [item for item in slow if item[1]]
