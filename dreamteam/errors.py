@@ -26,3 +26,8 @@ class StorageError(UserError):
     """The run directory could not be written (disk full, read-only, no permission): the session stops."""
 
     exit_code = 3
+
+
+class ScorerError(UserError):
+    """A tactic scorer cannot be used: unknown name, bad dotted path, or a missing, corrupt or mismatched
+    checkpoint. Raised while the scorers load, before any game starts."""

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from dreamteam.types import Action, GameInfo, Observation
+from dreamteam.types import Action, GameInfo, Observation, Tactic
 
 
 @runtime_checkable
@@ -67,3 +67,29 @@ class RoleModel(Protocol):
 
     def respond(self, request: RoleRequest) -> RoleReply:
         """Answer `request` with content matching `request.schema`, or ok=False with the error."""
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """One scorer's judgement of one tactic: higher `value` is better; `uncertainty` >= 0 is how little the
+    scorer trusts its value (a scorer abstains with `value=None`); `note` is a short reason for the leader."""
+
+    value: float | None
+    uncertainty: float = 0.0
+    note: str = ""
+
+
+@runtime_checkable
+class TacticScorer(Protocol):
+    """Ranks the Inductive Explorer's tactics; several combine (see `dreamteam.scorers`).
+
+    `state` is the current observation, `tactics` the proposals in the explorer's order, `goals` the active
+    sub-goal names (most urgent first), `context` JSON-able extras (step, level, prediction accuracy, the
+    world model's rollouts per tactic when the harness has them). Returns one Score per tactic, in order.
+    """
+
+    name: str
+
+    def score(self, state: Observation, tactics: Sequence[Tactic], goals: Sequence[str],
+              context: Mapping[str, Any]) -> list[Score]:
+        """One Score per tactic."""

@@ -137,3 +137,13 @@ class Observation:
     def game_over(self) -> bool:
         """True when the current level was lost and needs a RESET."""
         return self.state == "GAME_OVER"
+
+
+@dataclass(frozen=True, slots=True)
+class Tactic:
+    """A candidate action sequence toward a sub-goal, as the Inductive Explorer proposes it."""
+
+    name: str
+    sub_goal: str
+    actions: tuple[Action, ...]
+    expected: str

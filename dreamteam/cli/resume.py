@@ -17,7 +17,7 @@ import numpy as np
 
 from dreamteam.env.catalog import Catalog
 from dreamteam.env.recording import RecordingWriter
-from dreamteam.env.replay import RecordedFrame, load_recording
+from dreamteam.env.replay import RecordedFrame, parse_recording
 from dreamteam.env.session import Arena, GameSession
 from dreamteam.errors import CorruptRunError, UserError
 from dreamteam.graph.checkpoint import latest_state, sqlite_checkpointer
@@ -28,13 +28,13 @@ CHECKPOINT = "checkpoint.sqlite"
 WORKSPACE = "workspace"
 
 
-def drop_partial_last_line(path: Path) -> None:
-    """A kill mid-write can leave the recording's last line unfinished; drop it (it was never committed)."""
+def complete_lines(path: Path) -> str:
+    """The recording's text without an unfinished last line (a kill mid-write leaves one; it was never
+    committed); nothing is written, so a resume that is refused later leaves the file as it was."""
     if not path.exists():
         raise CorruptRunError(f"{path} is missing: nothing to resume")
     text = path.read_text(encoding="utf-8")
-    if text and not text.endswith("\n"):
-        path.write_text(text[: text.rfind("\n") + 1], encoding="utf-8")
+    return text if not text or text.endswith("\n") else text[: text.rfind("\n") + 1]
 
 
 def truncate_recording(path: Path, keep_actions: int) -> None:
@@ -56,7 +56,6 @@ def team_resume_point(run_dir: Path, recorded_actions: int) -> tuple[int, dict[s
     checkpoint's last committed step, after checking that the three agree (nothing is changed otherwise)."""
     from dreamteam.workspace import Workspace, remove_stale_locks
 
-    remove_stale_locks(run_dir / WORKSPACE)  # the killed writer's, if it died inside a ref update
     missing = not (run_dir / CHECKPOINT).exists()
     state = read_checkpoint(run_dir / CHECKPOINT)
     committed = state.get("committed") if state else None
@@ -71,6 +70,7 @@ def team_resume_point(run_dir: Path, recorded_actions: int) -> tuple[int, dict[s
         if committed is not None and (last is None or last < committed):
             raise CorruptRunError(f"the checkpoint's last committed step is {committed} but the workspace's is "
                                   f"{'none' if last is None else last}: steps are missing, cannot resume")
+        remove_stale_locks(run_dir / WORKSPACE)  # the killed writer's, if it died inside a ref update
         if last is not None and (committed is None or last > committed):
             ws.reset_to(committed if committed is not None else "seed")
     return keep, state
@@ -96,8 +96,8 @@ def prepare_resume(run_dir: Path, catalog: Catalog) -> tuple[dict[str, Any], Are
     meta = read_json(run_dir / RUN_JSON)
     if meta.get("status") == "finished":
         raise UserError(f"{run_dir} is a finished run; nothing to resume")
-    drop_partial_last_line(run_dir / RECORDING)
-    recorded = load_recording(run_dir / RECORDING).actions
+    text = complete_lines(run_dir / RECORDING)
+    recorded = parse_recording(run_dir / RECORDING, text).actions
     if meta.get("agent") == "team":
         keep, state = team_resume_point(run_dir, len(recorded))
     else:

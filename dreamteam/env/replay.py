@@ -100,6 +100,11 @@ def load_recording(path: Path, fmt: str | None = None) -> Recording:
         raise RecordingError(f"recording {path} does not exist") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise RecordingError(f"recording {path} is unreadable: {exc}") from None
+    return parse_recording(path, text, fmt)
+
+
+def parse_recording(path: Path, text: str, fmt: str | None = None) -> Recording:
+    """Parse a recording's text (`path` names it in messages and decides the format when `fmt` is None)."""
     entries: list[RecordedFrame] = []
     extras: list[dict[str, Any]] = []
     lines = text.splitlines()

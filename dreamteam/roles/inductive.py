@@ -2,21 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from dreamteam.roles.base import Role, actions_from
-from dreamteam.types import Action
+from dreamteam.types import Tactic
 
-
-@dataclass(frozen=True, slots=True)
-class Tactic:
-    """A candidate action sequence toward a sub-goal."""
-
-    name: str
-    sub_goal: str
-    actions: tuple[Action, ...]
-    expected: str
+__all__ = ["InductiveExplorer", "Tactic"]
 
 
 class InductiveExplorer(Role):

@@ -37,9 +37,16 @@ def killed(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def run(killed: Path, tmp_path: Path) -> Path:
-    """A fresh copy of the killed session."""
+    """A fresh copy of the killed session, with the lock file of a writer killed inside a ref update (the kill
+    lands there only sometimes; every test sees it, so a refusal must leave it and a resume must clear it), and
+    the recording's last line cut off mid-write."""
     copy = tmp_path / "run"
     shutil.copytree(killed, copy)
+    (copy / "workspace" / ".git" / "refs" / "heads" / "main.lock").touch()
+    recording = copy / "recording.jsonl"  # and a line cut off mid-write, which a resume drops
+    if recording.read_text().endswith("\n"):
+        with open(recording, "a") as handle:
+            handle.write('{"timestamp": "2026-01-01T00:00:00", "data": {"game_id": "ma')
     return copy
 
 
@@ -113,8 +120,9 @@ def test_a_workspace_with_a_broken_head_is_refused(run: Path, capsys: pytest.Cap
 
 
 def test_a_workspace_behind_the_checkpoint_is_refused(run: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from dreamteam.workspace import Workspace
+    from dreamteam.workspace import Workspace, remove_stale_locks
 
+    remove_stale_locks(run / "workspace")  # the kill may have landed inside a ref update; this test rewinds HEAD
     with Workspace.open(run / "workspace") as ws:
         last = ws.last_step
         assert last is not None and last >= 3
