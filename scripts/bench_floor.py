@@ -2,15 +2,15 @@
 """Benchmark the exploration floor: the explorer agent under several option sets, side by side.
 
 Usage: .venv/bin/python scripts/bench_floor.py --env-dir ../shared/devgames/environment_files
-           [--share dev|heldout|all] [--sets base,team,team+balance] [--budget 300] [--jobs 2]
+           [--share dev|heldout|all] [--sets base,team,team-balance] [--budget 300] [--jobs 2]
            [--game-timeout 60] [--out bench-results/floor.json]
 
 The team falls back on the same exploration map when its world model does not fit (see docs/benchmarks.md),
 so an option that helps the map here is a candidate for the team's map; the explorer plays in milliseconds
 per step, so a whole share of the development set runs in minutes. Option sets (`--sets`):
   base           the explorer baseline's defaults
-  team           the options the team's map uses (shuffle, click_enclosed, idle_colour_after=3)
-  team+balance   team plus balance_kinds
+  team           the options of the team's map (`dreamteam.team.logic.MAP_OPTIONS`)
+  team-balance   the team's map without balance_kinds
 Each set plays every game once with the same seed; the table lists totals and the games where sets differ.
 """
 
@@ -32,12 +32,14 @@ from dreamteam.env.catalog import Catalog  # noqa: E402
 from dreamteam.env.devset import share  # noqa: E402
 from dreamteam.env.session import Arena  # noqa: E402
 from dreamteam.runner import play  # noqa: E402
+from dreamteam.team.logic import MAP_OPTIONS  # noqa: E402
 
-TEAM = {"shuffle": True, "click_enclosed": True, "idle_colour_after": 3}
+TEAM = {name: getattr(MAP_OPTIONS, name) for name in ("shuffle", "click_enclosed", "idle_colour_after",
+                                                        "balance_kinds")}
 SETS: dict[str, dict[str, Any]] = {
     "base": {},
     "team": TEAM,
-    "team+balance": {**TEAM, "balance_kinds": True},
+    "team-balance": {**TEAM, "balance_kinds": False},
 }
 
 
@@ -77,7 +79,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--env-dir", required=True)
     parser.add_argument("--share", default="dev", choices=("dev", "heldout", "all"))
-    parser.add_argument("--sets", default="base,team,team+balance")
+    parser.add_argument("--sets", default="base,team,team-balance")
     parser.add_argument("--budget", type=int, default=300)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--game-timeout", type=float, default=60.0)

@@ -30,6 +30,10 @@ from dreamteam.workspace import PatchOutcome, PredictionRecord, StepRecord, Work
 ACCURACY_WINDOW = 20
 IDLE_COLOUR_AFTER = 3
 """The team's exploration map clicks a colour seen this often to change nothing only after fresh ones."""
+MAP_OPTIONS = ExplorerOptions(shuffle=True, idle_colour_after=IDLE_COLOUR_AFTER, click_enclosed=True,
+                              balance_kinds=True)
+"""The team's exploration map (its floor): options the explorer baseline leaves off, measured side by side
+with `scripts/bench_floor.py` (docs/benchmarks.md)."""
 PLAN_SURFACES = {"observation": "observable.py", "dynamics": "dynamics.py", "strategy": "strategy.py"}
 
 
@@ -46,8 +50,7 @@ class TeamLogic(RoleNodes):
         self.stale_after = stale_after
         self.rng = random.Random(seed)
         self.mem = StepMemory()
-        self.map = ExplorationMap(ExplorerOptions(shuffle=True, idle_colour_after=IDLE_COLOUR_AFTER,
-                                                   click_enclosed=True), seed=seed)
+        self.map = ExplorationMap(MAP_OPTIONS, seed=seed)
         """Every state seen per level and which actions were tried there (the harness's map of the evidence)."""
         self.sources = {name: workspace.read_surface(name) for name in
                         ("observation", "dynamics", "strategy", "probes", "critique", "leadership")}
