@@ -19,6 +19,8 @@ from dreamteam.perception import HudSettings, detect_hud_from_pairs, detect_scal
 from dreamteam.types import CLICK, RESET, Action, Grid, Observation
 
 HUD_WINDOW = 64
+IDLE_KIND_AFTER = 3
+"""With `balance_kinds`, an action kind tried this often without ever changing the frame comes last."""
 DEFAULT_HUD_CHECKS = (6, 12, 24, 48, 96, 192, 384, 768)
 
 
@@ -177,7 +179,8 @@ class ExplorationMap:
 
     def _balanced(self, grid: Grid, simple: tuple[Action, ...], clicks: tuple[Action, ...]) -> tuple[Action, ...]:
         """Simple actions and the first click by how often their kind was tried in the level (least first,
-        seeded random ties), then the other clicks; clicks ordered by how often their colour, then their cell,
+        seeded random ties; a kind that never changed anything in IDLE_KIND_AFTER tries last), then the other
+        clicks; clicks ordered by how often their colour, then their cell,
         was clicked (an object that moves is still the same object)."""
         tries = self.level_tries
 
@@ -189,8 +192,9 @@ class ExplorationMap:
         heads = list(simple) + list(clicks[:1])
         jitter = {a.label(): self._rng.random() for a in heads}
 
-        def kind_tries(a: Action) -> tuple[int, float]:
-            return tries.get(f"kind:{a.id}", 0), jitter[a.label()]
+        def kind_tries(a: Action) -> tuple[bool, int, float]:
+            idle = self.kind_tries.get(a.id, 0) >= IDLE_KIND_AFTER and not self.kind_changes.get(a.id, 0)
+            return idle, tries.get(f"kind:{a.id}", 0), jitter[a.label()]
 
         return tuple(sorted(heads, key=kind_tries)) + clicks[1:]
 
