@@ -192,11 +192,14 @@ class ExplorationMap:
         heads = list(simple) + list(clicks[:1])
         jitter = {a.label(): self._rng.random() for a in heads}
 
-        def kind_tries(a: Action) -> tuple[bool, int, float]:
-            idle = self.kind_tries.get(a.id, 0) >= IDLE_KIND_AFTER and not self.kind_changes.get(a.id, 0)
-            return idle, tries.get(f"kind:{a.id}", 0), jitter[a.label()]
+        def idle(a: Action) -> bool:
+            return self.kind_tries.get(a.id, 0) >= IDLE_KIND_AFTER and not self.kind_changes.get(a.id, 0)
 
-        return tuple(sorted(heads, key=kind_tries)) + clicks[1:]
+        ordered = sorted(heads, key=lambda a: (tries.get(f"kind:{a.id}", 0), jitter[a.label()]))
+        active, idle_heads = [a for a in ordered if not idle(a)], [a for a in ordered if idle(a)]
+        if clicks and idle(clicks[0]):
+            return tuple(active + idle_heads) + clicks[1:]
+        return tuple(active) + clicks[1:] + tuple(idle_heads)
 
     def _record_step(self, pending: Pending, grid: Grid, key: StateKey) -> StateKey:
         """Add the finished step to the level's evidence and graph; maybe refresh the HUD mask."""

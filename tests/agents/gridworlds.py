@@ -145,6 +145,8 @@ class LampPuzzle:
     actions: int = 0
     state: str = "NOT_FINISHED"
     info: GameInfo = field(default_factory=lambda: GameInfo("lamps-test", "lamps", (0,)))
+    arrows: bool = False
+    """Also offer ACTION1-4, which do nothing."""
 
     def __post_init__(self) -> None:
         self.lamp_on = [False] * self.lamps
@@ -161,8 +163,9 @@ class LampPuzzle:
     def observe(self, action: Action | None) -> Observation:
         """Observation of the current state."""
         grid = self.render()
+        available = (1, 2, 3, 4, CLICK) if self.arrows else (CLICK,)
         return Observation(
-            grid, (grid,), self.state, int(self.state == "WIN"), 1, (CLICK,), self.actions, action
+            grid, (grid,), self.state, int(self.state == "WIN"), 1, available, self.actions, action
         )
 
     def reset(self) -> Observation:

@@ -291,3 +291,14 @@ def test_balanced_kinds_keep_a_seeded_order() -> None:
 
     assert first_order(1) == first_order(1)
     assert len({tuple(first_order(seed)) for seed in range(8)}) > 1
+
+
+def test_balanced_kinds_put_a_kind_that_never_changes_anything_last() -> None:
+    from dreamteam.agents.exploration_map import IDLE_KIND_AFTER
+
+    env = LampPuzzle(arrows=True)  # the arrows do nothing; the lamps' states repeat
+    history, _ = play(env, ExplorerAgent(0, shuffle=True, balance_kinds=True), 60)
+    arrows = [p.action.id for p in history if not p.action.is_click]
+    # each arrow is tried until it has failed IDLE_KIND_AFTER times, then only clicks are left to try first
+    assert all(arrows.count(aid) <= IDLE_KIND_AFTER for aid in (1, 2, 3, 4)), arrows
+    assert len(history) - len(arrows) >= 60 - 4 * IDLE_KIND_AFTER
