@@ -121,6 +121,15 @@ class ScorerSet:
         """The scorers' names, in spec order."""
         return [s.name for s in self.loaded]
 
+    def portable_spec(self) -> str:
+        """The spec with every checkpoint as an absolute path (for workers whose working directory differs)."""
+        parts = []
+        for s in self.loaded:
+            e = s.entry
+            parts.append(e.spec() if e.checkpoint is None else
+                         type(e)(e.ref, e.target, str(Path(e.checkpoint).resolve())).spec())
+        return ",".join(parts)
+
     def summary(self) -> dict[str, Any]:
         """What run.json records: the spec, each scorer (factory, checkpoint path and sha256), the rule."""
         scorers = []
