@@ -92,8 +92,8 @@ class ScoredTactic:
         """One line of the commit message's `scores:` paragraph."""
         combined = "none" if self.combined is None else f"{_round(self.combined):g}"
         verdicts = "; ".join(v.text() for v in self.verdicts)
-        return (f"{self.tactic.name} [{self.tactic.sub_goal}] explorer #{self.explorer_rank + 1}: combined {combined}"
-                f" · {verdicts}")
+        goal = f" [{self.tactic.sub_goal}]" if self.tactic.sub_goal != self.tactic.name else ""
+        return f"{self.tactic.name}{goal} explorer #{self.explorer_rank + 1}: combined {combined} · {verdicts}"
 
 
 class ScorerSet:
