@@ -6,7 +6,8 @@ A scorer spec is a comma-separated list of entries:
 - `MODULE:ATTR` or `MODULE:ATTR@CHECKPOINT` for any other factory, e.g. `mypkg.scorers:Reverse@model.bin`.
 
 An entry whose text before the first `:` is a registered name is a registered scorer (the rest is its
-checkpoint); any other entry with a `:` is a dotted path (the checkpoint follows the last `@`). A checkpoint
+checkpoint); any other entry with a `:` is a dotted path (the checkpoint follows the first `@`, which no
+Python name holds). A checkpoint
 path cannot hold a comma. Every factory is called as `factory(checkpoint)` (None without one) and returns a
 `TacticScorer`. An unknown name, a path that does not import, a missing checkpoint file or a factory that
 raises all become a `ScorerError` whose message says what to fix.
@@ -111,7 +112,7 @@ def _parse_entry(text: str) -> ScorerEntry:
     if not colon:
         raise ScorerError(f"unknown scorer {text!r}; scorers are: {', '.join(SCORERS)}, "
                           "or a dotted path MODULE:ATTR[@CHECKPOINT] to your own")
-    attr, at, checkpoint = rest.rpartition("@") if "@" in rest else (rest, "", "")
+    attr, at, checkpoint = rest.partition("@")
     module, attr = head.strip(), attr.strip()
     if not _MODULE.match(module) or not _ATTR.match(attr):
         raise ScorerError(f"bad scorer {text!r}: {head!r} is not a registered scorer ({', '.join(SCORERS)}) and "
