@@ -4,13 +4,14 @@ following the scorers, resume and bench workers loading the same scorers."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from dreamteam.cli import main
+from dreamteam.cli import main, play_cmd
 from dreamteam.cli.team_args import team_scorers_from
 from dreamteam.errors import ScorerError
 from dreamteam.scorers.registry import sha256_file
@@ -153,8 +154,8 @@ def test_resume_restores_the_scorers_and_checks_their_checkpoints(tmp_path: Path
         team_scorers_from(meta)
 
 
-def test_play_resume_refuses_a_changed_checkpoint_before_touching_the_run(tmp_path: Path,
-                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_play_resume_restores_the_scorers_and_refuses_a_changed_checkpoint(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     ckpt = tmp_path / "values.txt"
     ckpt.write_text("0 1 2 3 4\n", encoding="utf-8")
     run = tmp_path / "run"
@@ -163,6 +164,13 @@ def test_play_resume_refuses_a_changed_checkpoint_before_touching_the_run(tmp_pa
     meta = json.loads((run / "run.json").read_text())
     assert meta["scorers"]["scorers"][1]["sha256"] == sha256_file(ckpt)
     meta["status"] = "running"  # as a killed session leaves it
+    (run / "run.json").write_text(json.dumps(meta))
+    built: list[Any] = []
+    original = play_cmd.make_agent
+    monkeypatch.setattr(play_cmd, "make_agent", lambda *a, **kw: built.append(kw) or original(*a, **kw))
+    assert main(["play", "--resume", str(run), "--quiet"]) == 0
+    assert built[0]["scorers"].names == ["rollout", "fromfile"], "the resumed team plays with the run's scorers"
+    assert json.loads((run / "run.json").read_text())["scorers"] == meta["scorers"]
     (run / "run.json").write_text(json.dumps(meta))
     before = {p: p.read_bytes() for p in (run / "recording.jsonl", run / "run.json")}
     ckpt.write_text("9 9 9\n", encoding="utf-8")
@@ -184,6 +192,22 @@ def test_bench_workers_load_the_scorers(tmp_path: Path) -> None:
     assert results["scorers"]["scorers"][0]["sha256"] == sha256_file(ckpt)
     pids = {line.split()[0] for line in log.read_text().splitlines()}
     assert len(pids) == 2, "each of the two worker processes loaded and called the scorer"
-    import os
-
     assert str(os.getpid()) not in pids
+
+
+def test_scorers_run_only_on_steps_that_decide(tmp_path: Path) -> None:
+    """The fast path (a plan going on while its predictions hold) and steps without tactics score nothing:
+    the scorer is called exactly once per decision that has scored tactics."""
+    log = tmp_path / "calls.log"
+    ckpt = tmp_path / "marker.ckpt"
+    ckpt.write_text(str(log), encoding="utf-8")
+    run = tmp_path / "run"
+    _play(run, "--scorer", f"{PLUGINS}:Marker@{ckpt}")
+    calls = log.read_text().splitlines()
+    decisions = _decisions(run)
+    scored = [d for d in decisions if d.get("scores")]
+    assert calls and len(calls) == len(scored)
+    assert [int(c.split()[1]) for c in calls] == [len(d["scores"]) for d in scored]
+    assert len(decisions) < BUDGET, "some steps went on with a committed plan"
+    commits = _messages(run).count("\nscores:\n")
+    assert commits == len(scored), "one scores paragraph per scored decision"
