@@ -40,6 +40,12 @@ class ExplorerOptions:
     idle_colour_after: int = 0
     """When positive: untested clicks on a colour clicked this often without any change anywhere come last
     (each object is still clicked once the fresh ones are used up)."""
+    balance_kinds: bool = False
+    """Order a new state's candidates by how often each was tried so far in the level, in any state: action
+    kinds least tried first (ties in seeded random order), clicks by how often their cell was clicked. Where
+    nearly every frame is a new state (an animation, a timer or a trail keeps changing it), a fixed order
+    would spend the steps on the first kinds and never click; this spreads them as a random agent does,
+    with clicks still on objects."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +75,8 @@ class ExplorationMap:
         self.kind_changes: dict[int, int] = {}
         self.colour_clicks: dict[int, list[int]] = {}
         """Clicks per colour clicked: [tries, changes]."""
+        self.level_tries: dict[str, int] = {}
+        """Tries per action label (kind, or click cell) in the current level (see `balance_kinds`)."""
         self._available: tuple[int, ...] = ()
         self.key: StateKey = ""
         self.new_states = 0
@@ -136,6 +144,7 @@ class ExplorationMap:
         if self._pending is not None and known and obs.levels_completed > self.level:
             self.memory.exit = (self._pending.grid, self._pending.action)
         self.level = obs.levels_completed
+        self.level_tries = {}
         if self.level not in self.levels:
             # No HUD mask carried over: a new level may place (or scale) its status bar differently.
             self.levels[self.level] = LevelMemory(
@@ -162,9 +171,28 @@ class ExplorationMap:
             simple = tuple(self._rng.sample(simple, len(simple)))
         if CLICK not in self._available:
             return simple
-        clicks = rank_click_targets(grid, mem.mask, mem.scale, self.options.max_click_targets,
-                                    self.options.click_enclosed)
-        return simple + tuple(t.action for t in clicks)
+        clicks = tuple(t.action for t in rank_click_targets(grid, mem.mask, mem.scale, self.options.max_click_targets,
+                                                            self.options.click_enclosed))
+        return self._balanced(grid, simple, clicks) if self.options.balance_kinds else simple + clicks
+
+    def _balanced(self, grid: Grid, simple: tuple[Action, ...], clicks: tuple[Action, ...]) -> tuple[Action, ...]:
+        """Simple actions and the first click by how often their kind was tried in the level (least first,
+        seeded random ties), then the other clicks; clicks ordered by how often their colour, then their cell,
+        was clicked (an object that moves is still the same object)."""
+        tries = self.level_tries
+
+        def click_tries(a: Action) -> tuple[int, int]:
+            colour = int(grid[a.y, a.x]) if a.x is not None and a.y is not None else -1
+            return self.colour_clicks.get(colour, [0, 0])[0], tries.get(a.label(), 0)
+
+        clicks = tuple(sorted(clicks, key=click_tries))  # stable: rank order on ties
+        heads = list(simple) + list(clicks[:1])
+        jitter = {a.label(): self._rng.random() for a in heads}
+
+        def kind_tries(a: Action) -> tuple[int, float]:
+            return tries.get(f"kind:{a.id}", 0), jitter[a.label()]
+
+        return tuple(sorted(heads, key=kind_tries)) + clicks[1:]
 
     def _record_step(self, pending: Pending, grid: Grid, key: StateKey) -> StateKey:
         """Add the finished step to the level's evidence and graph; maybe refresh the HUD mask."""
@@ -195,6 +223,8 @@ class ExplorationMap:
 
     def _count_kind(self, action: Action, changed: bool) -> None:
         self.kind_tries[action.id] = self.kind_tries.get(action.id, 0) + 1
+        for name in (f"kind:{action.id}", action.label()):
+            self.level_tries[name] = self.level_tries.get(name, 0) + 1
         self.kind_changes[action.id] = self.kind_changes.get(action.id, 0) + int(changed)
 
     def _count_colour(self, pending: Pending, changed: bool) -> None:

@@ -25,6 +25,10 @@ class ExplorerAgent:
         reset_when_stuck: bool = True,
         hud_checks: tuple[int, ...] = DEFAULT_HUD_CHECKS,
         hud: HudSettings | None = None,
+        shuffle: bool = False,
+        click_enclosed: bool = False,
+        idle_colour_after: int = 0,
+        balance_kinds: bool = False,
     ) -> None:
         self.seed = seed
         self.options = ExplorerOptions(
@@ -34,6 +38,10 @@ class ExplorerAgent:
             reset_when_stuck,
             tuple(hud_checks),
             hud or HudSettings(),
+            shuffle=shuffle,
+            click_enclosed=click_enclosed,
+            idle_colour_after=idle_colour_after,
+            balance_kinds=balance_kinds,
         )
         self.map = ExplorationMap(self.options, seed)
 

@@ -46,4 +46,5 @@ class StepMemory:
     proposals: dict[str, str | None] = field(default_factory=dict)
     """The maintainers' proposed artifacts by surface, until the review node runs them through the lifecycle."""
     skipped_searches: int = 0
+    skipped_probes: int = 0
     """Inductive searches skipped in a row while grinding (see `TeamLogic._grinding`)."""

@@ -36,6 +36,13 @@ STALE_AFTER = 12
 """Steps without a new state after which the team is grinding (see `_grinding` and the leader's rule)."""
 SEARCH_WHILE_GRINDING = 6
 """While grinding, the Inductive Explorer still searches every this many slow steps."""
+FLOOR_ACCURACY = 0.6
+"""Below this share of held predictions (the symbolic leader's `goal_trust`) the leader walks the exploration
+map while it has a walk, whatever the explorers propose; their proposals then matter only when a loop is
+flagged or the walk's first step is predicted to lose, so the explorers run every SEARCH_ON_FLOOR-th slow step."""
+SEARCH_ON_FLOOR = 3
+LOCAL_LEADER_ASKS = 4
+"""A local (symbolic) leader is asked at most this many times per step, each time told one more predicted loss."""
 
 
 @dataclass
@@ -156,6 +163,10 @@ class RoleNodes:
             self.mem.flags.append(f"inductive skipped: no new state for "
                                   f"{self.mem.exploration['steps_since_new_state']} steps")
             return {"proposed": {"inductive": "skipped: grinding"}}
+        if self._on_floor(state) and self.mem.skipped_searches < SEARCH_ON_FLOOR - 1:
+            self.mem.skipped_searches += 1
+            self.mem.tactics, self.mem.ranking = [], []
+            return {"proposed": {"inductive": "skipped: the world model does not fit, the map is walked"}}
         self.mem.skipped_searches = 0
         regression = self._window()
         done = len(self.mem.patches)
@@ -192,6 +203,11 @@ class RoleNodes:
         observable.py nor dynamics.py, so it runs beside the maintainers)."""
         obs = self.mem.obs
         assert obs is not None
+        if self._on_floor(state) and self.mem.skipped_probes < SEARCH_ON_FLOOR - 1:
+            self.mem.skipped_probes += 1
+            self.mem.probes = []
+            return {"proposed": {"transductive": "skipped: the world model does not fit, the map is walked"}}
+        self.mem.skipped_probes = 0
         self.mem.probes = self.roles.transductive.propose(self.sources["probes"], {
             "frame": encode_grid(obs.grid), "transitions": self._window()[-60:],
             "available_actions": list(obs.available_actions), "tested": dict(self.mem.tested),
@@ -199,6 +215,12 @@ class RoleNodes:
         })
         self._write_json("probes", {"probes": [p.to_json() for p in self.mem.probes[:20]]})
         return {"proposed": {"transductive": f"{len(self.mem.probes)} probes"}}
+
+    def _on_floor(self, state: StepState) -> bool:
+        """Prediction accuracy under FLOOR_ACCURACY (or nothing checked yet) while the map has a walk to an
+        untested action: the leader's floor, for which neither explorer's proposal is needed."""
+        accuracy = _accuracy(state)
+        return (accuracy is None or accuracy < FLOOR_ACCURACY) and bool(self.mem.exploration.get("actions"))
 
     def _grinding(self) -> bool:
         """No new state for `stale_after` steps while the map still knows a way to something untested."""
@@ -239,15 +261,25 @@ class RoleNodes:
         if obs.game_over:
             return self._record_decision(Decision("GOAL", (Action(RESET),), "leader", 1.0, "level lost: reset"))
         hits = state.get("recent_hits") or []
-        fatal = self._fatal_actions(state)
-        decision = self.roles.leader.decide(self.sources["leadership"], {
-            "tactics": self._scored_tactics(),
-            "probes": proposals_json([], self.mem.probes)["probes"],
-            "critique": {"flags": self.mem.flags, "feedback": state.get("feedback") or {}},
-            "prediction_accuracy": sum(hits) / len(hits) if hits else 0.0,
-            "budget_left": self.budget - obs.step, "fatal_actions": fatal,
-            "exploration": self.mem.exploration,
-        })
+        local = self.roles.leader.model.name == "symbolic"
+        fatal = self._fatal_actions(state, predict=not local)
+        tactics = self._scored_tactics()
+        for _ in range(LOCAL_LEADER_ASKS if local else 1):
+            decision = self.roles.leader.decide(self.sources["leadership"], {
+                "tactics": tactics,
+                "probes": proposals_json([], self.mem.probes)["probes"],
+                "critique": {"flags": self.mem.flags, "feedback": state.get("feedback") or {}},
+                "prediction_accuracy": sum(hits) / len(hits) if hits else 0.0,
+                "budget_left": self.budget - obs.step, "fatal_actions": fatal,
+                "exploration": self.mem.exploration,
+            })
+            # A local leader is asked again rather than told every predicted loss up front: one prediction
+            # (of the chosen first action, which the predict node then reads from the cache) instead of one
+            # per simple action.
+            first = decision.plan[0] if local and decision and decision.plan else None
+            if first is None or not self._predicts_game_over(state, first):
+                break
+            fatal.append(first.to_json())
         reset_ok = bool(self.mem.exploration.get("reset_helps"))
         chosen = decision.plan if decision else ()
         # a tactic may begin with a level reset, unless the level has just begun (the engine would restart the
@@ -277,9 +309,9 @@ class RoleNodes:
             out.append(item)
         return out
 
-    def _fatal_actions(self, state: StepState) -> list[dict[str, Any]]:
-        """Simple actions the world model predicts to end the level (game_over among the predicted events),
-        and those that did end the game from this very frame before (whatever the model says now)."""
+    def _fatal_actions(self, state: StepState, predict: bool = True) -> list[dict[str, Any]]:
+        """Simple actions that did end the game from this very frame before (whatever the model says now), and
+        with `predict` those the world model predicts to end the level (game_over among the predicted events)."""
         obs = self.mem.obs
         assert obs is not None
         fatal = []
@@ -287,13 +319,17 @@ class RoleNodes:
         for aid in obs.available_actions:
             if aid in (RESET, CLICK):
                 continue
-            if (here, Action(aid).label()) in self.mem.deadly:
-                fatal.append(Action(aid).to_json())
-                continue
-            prediction = self.world.predict(obs.grid, dict(state.get("history") or {}), Action(aid))
-            if "game_over" in prediction.events:
+            if (here, Action(aid).label()) in self.mem.deadly or (predict and self._predicts_game_over(state, Action(aid))):
                 fatal.append(Action(aid).to_json())
         return fatal
+
+    def _predicts_game_over(self, state: StepState, action: Action) -> bool:
+        """Whether the world model predicts that the simple `action` ends the level from the current frame."""
+        obs = self.mem.obs
+        assert obs is not None
+        if action.id in (RESET, CLICK):
+            return False
+        return "game_over" in self.world.predict(obs.grid, dict(state.get("history") or {}), action).events
 
     def _allowed(self, action: Action, reset_ok: bool = False) -> bool:
         """Available, and not a RESET unless the map says a level reset is the only way to anything new

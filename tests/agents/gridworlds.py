@@ -189,6 +189,49 @@ class LampPuzzle:
 
 
 @dataclass
+class Comet:
+    """Every action moves a comet (colour 9) one cell along a long loop, so no frame repeats for 160 steps;
+    ACTION1-4 do nothing else, clicking the button (colour 12, top left) wins, other clicks do nothing.
+
+    An explorer that tries a new state's simple actions before its clicks never clicks here.
+    """
+
+    tick: int = 0
+    actions: int = 0
+    state: str = "NOT_FINISHED"
+    info: GameInfo = field(default_factory=lambda: GameInfo("comet-test", "comet", (1, 2, 3, 4, CLICK)))
+
+    def render(self) -> Grid:
+        """The current 64x64 frame."""
+        cells = np.zeros((16, 16), dtype=np.int8)
+        cells[1, 1] = 12
+        row, col = divmod(self.tick % 160, 16)
+        cells[4 + row, col] = 9
+        return np.repeat(np.repeat(cells, 4, axis=0), 4, axis=1)
+
+    def observe(self, action: Action | None) -> Observation:
+        """Observation of the current state."""
+        grid = self.render()
+        return Observation(grid, (grid,), self.state, int(self.state == "WIN"), 1, (1, 2, 3, 4, CLICK),
+                           self.actions, action)
+
+    def reset(self) -> Observation:
+        """Back to the first frame."""
+        self.tick, self.state = 0, "NOT_FINISHED"
+        return self.observe(Action(RESET))
+
+    def step(self, action: Action) -> Observation:
+        """Advance the comet; a click on the button wins."""
+        self.actions += 1
+        if action.id == RESET:
+            return self.reset()
+        self.tick += 1
+        if action.is_click and action.x is not None and action.y is not None and (action.x // 4, action.y // 4) == (1, 1):
+            self.state = "WIN"
+        return self.observe(action)
+
+
+@dataclass
 class TrapLine:
     """A one-way corridor: ACTION1 steps right and can never be undone; ACTION2 wins, but only at the start.
 
@@ -242,7 +285,7 @@ class Played:
 
 
 def play(
-    env: MazeWorld | LampPuzzle | TrapLine, agent: object, budget: int
+    env: MazeWorld | LampPuzzle | TrapLine | Comet, agent: object, budget: int
 ) -> tuple[list[Played], Observation]:
     """Drive `agent` like the real runner: RESET after GAME_OVER without asking the agent; stop at WIN."""
     agent.begin(env.info, budget)  # type: ignore[attr-defined]

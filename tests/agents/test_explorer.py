@@ -12,6 +12,7 @@ from dreamteam.protocols import Agent
 from dreamteam.types import RESET, Action, Observation
 from tests.agents.gridworlds import (
     CORRIDOR_MAZE,
+    Comet,
     LAVA_ROOM,
     OPEN_ROOM,
     LampPuzzle,
@@ -263,3 +264,30 @@ def test_clicks_on_a_colour_that_never_changed_anything_come_last(idle_after: in
     # the explorer clicks the third lamp next; with idle colours last, a button (colour 12) comes first
     assert int(obs.grid[chosen.y, chosen.x]) == (12 if idle_after else 2)
     assert ranked[4] in world_map.memory.graph.untested(world_map.key)  # the lamp is still untested, just later
+
+
+@pytest.mark.parametrize("balance", [False, True])
+def test_where_every_frame_is_new_balanced_kinds_still_click(balance: bool) -> None:
+    env = Comet()
+    agent = ExplorerAgent(0, shuffle=True, click_enclosed=True, idle_colour_after=3, balance_kinds=balance)
+    history, last = play(env, agent, 60)
+    clicks = [p.action for p in history if p.action.is_click]
+    if not balance:
+        # a fixed order (simple actions first) spends every step on the arrows: each frame is a new state
+        assert clicks == [] and last.state != "WIN"
+    else:
+        # kinds least tried first: a click within the first five steps, then the comet's colour is known
+        # to have been clicked, so the button (another colour) is clicked next
+        assert last.state == "WIN" and len(history) <= 15, [p.action.label() for p in history]
+
+
+def test_balanced_kinds_keep_a_seeded_order() -> None:
+    from dreamteam.agents.exploration_map import ExplorationMap, ExplorerOptions
+
+    def first_order(seed: int) -> list[str]:
+        world_map = ExplorationMap(ExplorerOptions(balance_kinds=True), seed=seed)
+        world_map.observe(Comet().reset())
+        return [a.label() for a in world_map.memory.graph.untested(world_map.key)]
+
+    assert first_order(1) == first_order(1)
+    assert len({tuple(first_order(seed)) for seed in range(8)}) > 1
