@@ -20,6 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from dreamteam.cli.bench_ray import Done, require_ray, run_on_ray
 from dreamteam.cli.common import add_agent_args, catalog_for, make_agent, positive
+from dreamteam.cli.team_args import add_scorer_arg, team_scorers
 from dreamteam.env.catalog import Catalog
 from dreamteam.env.session import Arena, GameCrashed
 from dreamteam.errors import UserError
@@ -36,6 +37,7 @@ def register(sub: Any) -> None:
                    help="bench exactly the games under DIR (repeatable)")
     p.add_argument("--games", default="", metavar="ID,ID", help="only these games (full or base ids)")
     add_agent_args(p, "explorer")
+    add_scorer_arg(p)
     p.add_argument("--jobs", type=int, default=None, metavar="J",
                    help="games played in parallel processes (default 1; with --ray: the local instance's CPUs)")
     p.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
@@ -80,8 +82,11 @@ def exit_with_parent(parent: int) -> None:
 
 
 def play_one(dirs: list[str], game_id: str, agent_name: str, budget: int, seed: int,
-             arena: Arena | None = None, card: str | None = None, timeout: float | None = None) -> dict[str, Any]:
+             arena: Arena | None = None, card: str | None = None, timeout: float | None = None,
+             scorer: str | None = None) -> dict[str, Any]:
     """Play one game; returns its summary and the scorecard entry (used in-process and by workers).
+
+    `scorer` is the team's --scorer spec (each worker loads the scorers itself; other agents ignore it).
 
     With `timeout` the session stops at the first step boundary past it (`timed_out`); a single step (the
     game's or the agent's) that hangs past the timeout plus a grace period is interrupted where it is.
@@ -93,7 +98,7 @@ def play_one(dirs: list[str], game_id: str, agent_name: str, budget: int, seed: 
     error, timed_out, cost = None, False, {}
     levels_total = len(arena.catalog.resolve(game_id).baseline_actions or [])
     deadline = time.monotonic() + timeout if timeout else None
-    agent = make_agent(agent_name, seed)
+    agent = make_agent(agent_name, seed, **({"scorers": scorer} if agent_name == "team" and scorer else {}))
     try:
         with hard_deadline(timeout + grace_s(timeout) if timeout else None):
             session = arena.open(game_id, card)
@@ -162,13 +167,19 @@ def run(args: argparse.Namespace) -> int:
     catalog.require_games()
     games = select_games(catalog, args.games)
     make_agent(args.agent, args.seed)  # fail fast on an unknown agent
+    # the team's scorers load here once, before any game (a bad spec or checkpoint stops the bench); each
+    # game (in this process or a worker) then loads them from the spec
+    scorers = team_scorers(args) if args.agent == "team" else None
+    spec = scorers.portable_spec() if scorers else None
     dirs = [str(d) for d in catalog.dirs]
     start = time.perf_counter()
     if args.ray is not None:
-        summaries = _run_ray(catalog, dirs, games, args.agent, (budget, args.seed, timeout), args.ray, args.jobs)
+        summaries = _run_ray(catalog, dirs, games, args.agent, (budget, args.seed, timeout, spec), args.ray, args.jobs)
     else:
-        summaries = _run_all(catalog, dirs, games, args.agent, budget, args.seed, jobs, timeout)
+        summaries = _run_all(catalog, dirs, games, args.agent, budget, args.seed, jobs, timeout, spec)
     results = _results(args.agent, budget, args.seed, summaries, time.perf_counter() - start)
+    if scorers is not None:
+        results["scorers"] = scorers.summary()
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
@@ -195,18 +206,19 @@ def _bench_progress(agent: str, games: list[str]) -> Iterator[tuple[Progress, An
 
 
 def _run_all(catalog: Catalog, dirs: list[str], games: list[str], agent: str, budget: int, seed: int,
-             jobs: int, timeout: float | None = None) -> dict[str, dict[str, Any]]:
+             jobs: int, timeout: float | None = None, scorer: str | None = None) -> dict[str, dict[str, Any]]:
     with _bench_progress(agent, games) as (progress, task, done, summaries):
         if jobs == 1:
             arena = Arena(catalog)
             card = arena.new_scorecard(tags=["dreamteam-bench", agent])
             for g in games:
                 progress.update(task, description=f"bench {agent} · {g}")
-                done(g, play_one(dirs, g, agent, budget, seed, arena, card, timeout))
+                done(g, play_one(dirs, g, agent, budget, seed, arena, card, timeout, scorer))
         else:
             with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
                                      initializer=exit_with_parent, initargs=(os.getpid(),)) as pool:
-                futures = {pool.submit(play_one, dirs, g, agent, budget, seed, None, None, timeout): g for g in games}
+                futures = {pool.submit(play_one, dirs, g, agent, budget, seed, None, None, timeout, scorer): g
+                           for g in games}
                 for fut in as_completed(futures):
                     done(futures[fut], fut.result())
     return {g: summaries[g] for g in games}
@@ -215,10 +227,10 @@ def _run_all(catalog: Catalog, dirs: list[str], games: list[str], agent: str, bu
 def _run_ray(catalog: Catalog, dirs: list[str], games: list[str], agent: str, play_args: tuple[Any, ...],
              address: str, cpus: int | None) -> dict[str, dict[str, Any]]:
     """The games as Ray tasks (see `bench_ray`), with the same progress output as the process pool."""
-    budget, seed, timeout = play_args
+    budget, seed, timeout, scorer = play_args
     levels = {g: len(catalog.resolve(g).baseline_actions or []) for g in games}
     with _bench_progress(agent, games) as (_, _, done, summaries):
-        run_on_ray(play_one, games, dirs, (agent, budget, seed, None, None, timeout), done, address=address,
+        run_on_ray(play_one, games, dirs, (agent, budget, seed, None, None, timeout, scorer), done, address=address,
                    cpus=cpus, levels=levels)
     return {g: summaries[g] for g in games}
 

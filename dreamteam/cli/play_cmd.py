@@ -14,7 +14,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from dreamteam.cli.common import add_agent_args, add_env_args, catalog_for, make_agent, positive
 from dreamteam.cli.resume import prepare_resume
-from dreamteam.cli.team_args import add_team_args, team_backends, team_backends_from, team_options
+from dreamteam.cli.team_args import (
+    add_team_args,
+    team_backends,
+    team_backends_from,
+    team_options,
+    team_scorers,
+    team_scorers_from,
+)
 from dreamteam.env.recording import RecordingWriter
 from dreamteam.env.session import Arena
 from dreamteam.errors import StorageError, UserError
@@ -28,6 +35,7 @@ from dreamteam.rundir import (
     create_run_dir,
     new_run_id,
     now_iso,
+    read_json,
     write_json,
 )
 from dreamteam.runner import PlayResult, play
@@ -65,14 +73,15 @@ def run(args: argparse.Namespace) -> int:
         info = catalog.game_info(args.game)
     game_id = info.game_id if not args.online else args.game
     backends = team_backends(args) if args.agent == "team" else None
+    scorers = team_scorers(args) if args.agent == "team" else None
     run_dir = create_run_dir(Path(args.out) if args.out else default_replays_dir() / new_run_id(game_id, args.agent))
-    agent = make_agent(args.agent, args.seed, **team_options(args, run_dir, backends))
+    agent = make_agent(args.agent, args.seed, **team_options(args, run_dir, backends, scorers))
     arena = Arena(catalog, online=args.online)
     meta: dict[str, Any] = {
         "run_id": run_dir.name, "game_id": game_id, "agent": args.agent, "seed": args.seed, "budget": budget,
         "backends": backends.summary() if backends else {}, "seed_workspace": args.seed_workspace,
         "cassette": args.cassette, "script": args.script,
-        "patch_policy": args.policy,
+        "patch_policy": args.policy, "scorers": scorers.summary() if scorers else {},
         "online": bool(args.online), "env_dirs": [str(d) for d in catalog.dirs],
         "code_version": code_version(), "started_at": now_iso(), "status": "running",
     }
@@ -106,13 +115,16 @@ def run_resume(args: argparse.Namespace) -> int:
     """Continue a killed run in place."""
     run_dir = Path(args.resume)
     catalog = catalog_for(args)
+    recorded = read_json(run_dir / RUN_JSON)
+    # the scorers load (and their checkpoints are checked) before anything of the run is changed
+    scorers = team_scorers_from(recorded) if isinstance(recorded, dict) and recorded.get("agent") == "team" else None
     meta, arena, card, session, state = prepare_resume(run_dir, catalog)
     budget = int(meta["budget"])
     if meta["agent"] == "team":
         backends = team_backends_from(meta)
         agent: Any = make_agent("team", int(meta["seed"]), run_dir=run_dir, backends=backends,
                                 seed_workspace=meta.get("seed_workspace", "default"),
-                                policy=meta.get("patch_policy", "gate"))
+                                policy=meta.get("patch_policy", "gate"), scorers=scorers)
         agent.resume(session.info, budget, state)
     else:
         agent = make_agent(str(meta["agent"]), int(meta["seed"]))

@@ -21,6 +21,7 @@ from dreamteam.roles.leader import TeamLeader
 from dreamteam.roles.observer import Observer
 from dreamteam.roles.simulator import Simulator
 from dreamteam.roles.transductive import TransductiveExplorer
+from dreamteam.scorers import ScorerSet
 from dreamteam.team.logic import TeamLogic
 from dreamteam.team.role_nodes import TeamRoles
 from dreamteam.team.sandboxed import SandboxLifecycle, SandboxWorldModel
@@ -74,7 +75,8 @@ class TeamAgent:
     handles_game_over = True
 
     def __init__(self, seed: int = 0, run_dir: str | Path | None = None, backends: BackendConfig | None = None,
-                 seed_workspace: str = "default", policy: str = "gate", checkpoint: bool = True) -> None:
+                 seed_workspace: str = "default", policy: str = "gate", checkpoint: bool = True,
+                 scorers: ScorerSet | str | None = None) -> None:
         self.seed = seed
         self.temporary = run_dir is None
         """Without a run directory (e.g. in `dreamteam bench`) the team works in a temp dir removed at close."""
@@ -83,6 +85,8 @@ class TeamAgent:
         self.seed_workspace = seed_workspace
         self.policy = policy
         self.use_checkpoint = checkpoint
+        self.scorers = scorers if isinstance(scorers, ScorerSet) else ScorerSet.load(scorers)
+        """The tactic scorers (a spec is loaded here, before any game starts: ScorerError when one cannot be)."""
         self.state: StepState = {}
         self.graph: StepGraph | None = None
         self.logic: TeamLogic | None = None
@@ -110,7 +114,7 @@ class TeamAgent:
         models = {role: _logged(model, self.calls) for role, model in build_role_models(self.backends, self.calls).items()}
         world = SandboxWorldModel()
         self.logic = TeamLogic(workspace, world, SandboxLifecycle(world.sandbox, self.policy), build_roles(models),
-                               budget=budget, seed=self.seed)
+                               budget=budget, seed=self.seed, scorers=self.scorers)
         saver = sqlite_checkpointer(self.run_dir / CHECKPOINT) if self.use_checkpoint else None
         self.graph = StepGraph(self.logic, saver, concurrency=None if self.waits_on_models() else 1)
         self.state = {"step": 0, "level": 0, "pending": None, "plan": [], "recent_hits": [], "feedback": {}}

@@ -19,6 +19,7 @@ import numpy as np
 from dreamteam.agents.exploration_map import ExplorationMap, ExplorerOptions
 from dreamteam.codec import decode_grid, encode_grid, grid_hash
 from dreamteam.graph.state import StepState, fast_path
+from dreamteam.scorers import ScorerSet
 from dreamteam.team.memory import StepMemory
 from dreamteam.team.ports import PatchLifecycle, PatchResult, WorldModel
 from dreamteam.team.role_nodes import STALE_AFTER, RoleNodes, TeamRoles
@@ -41,13 +42,16 @@ class TeamLogic(RoleNodes):
     """Implements every node of the step graph over injected collaborators (the role nodes in `RoleNodes`)."""
 
     def __init__(self, workspace: Workspace, world: WorldModel, lifecycle: PatchLifecycle, roles: TeamRoles,
-                 *, budget: int, seed: int = 0, stale_after: int = STALE_AFTER) -> None:
+                 *, budget: int, seed: int = 0, stale_after: int = STALE_AFTER,
+                 scorers: ScorerSet | None = None) -> None:
         self.ws = workspace
         self.world = world
         self.lifecycle = lifecycle
         self.roles = roles
         self.budget = budget
         self.stale_after = stale_after
+        self.scorers = scorers if scorers is not None else ScorerSet.load()
+        """The tactic scorers the inductive node ranks tactics with (`rollout` alone by default)."""
         self.rng = random.Random(seed)
         self.mem = StepMemory()
         self.map = ExplorationMap(MAP_OPTIONS, seed=seed)
@@ -104,10 +108,11 @@ class TeamLogic(RoleNodes):
             diff_summary=diff_summary(self.mem.predicted, obs.grid, self.mem.prediction_error),
             patches=tuple(_outcome(p, self._owner(p.surface)) for p in self.mem.patches),
             notes=tuple(self.mem.flags[-3:]),
+            scores=tuple(s.line() for s in self.mem.ranking),
         )
         self.ws.commit_step(record)
         self._tag_levels(pending["step"], level, obs.levels_completed)
-        self.mem.patches, self.mem.flags = [], []
+        self.mem.patches, self.mem.flags, self.mem.ranking = [], [], []
         self.mem.actions.append(label)
         if obs.game_over:
             self.mem.deaths += 1

@@ -8,6 +8,7 @@ from typing import Any
 
 from dreamteam.roles.inductive import Tactic
 from dreamteam.roles.transductive import Probe
+from dreamteam.scorers import ScoredTactic
 from dreamteam.team.ports import PatchResult
 from dreamteam.types import Grid, Observation
 
@@ -26,6 +27,8 @@ class StepMemory:
     hashes: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT))
     actions: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT))
     tactics: list[Tactic] = field(default_factory=list)
+    ranking: list[ScoredTactic] = field(default_factory=list)
+    """This step's tactics as the scorers ranked them (the order of `tactics`), until the step's commit."""
     probes: list[Probe] = field(default_factory=list)
     flags: list[str] = field(default_factory=list)
     patches: list[PatchResult] = field(default_factory=list)

@@ -19,11 +19,12 @@ from dreamteam.agents.exploration_map import ExplorationMap
 from dreamteam.codec import encode_grid, grid_hash
 from dreamteam.graph.state import StepState
 from dreamteam.roles.critic import Critic
-from dreamteam.roles.inductive import InductiveExplorer
+from dreamteam.roles.inductive import InductiveExplorer, Tactic
 from dreamteam.roles.leader import Decision, TeamLeader
 from dreamteam.roles.observer import Observer
 from dreamteam.roles.simulator import Simulator
 from dreamteam.roles.transductive import TransductiveExplorer
+from dreamteam.scorers import ScoredTactic, ScorerSet
 from dreamteam.team.memory import StepMemory
 from dreamteam.team.ports import PatchLifecycle, PatchResult, WorldModel
 from dreamteam.team.rollback import Rollback
@@ -78,6 +79,7 @@ class RoleNodes:
     sources: dict[str, str]
     writing: threading.Lock
     rollback: Rollback
+    scorers: ScorerSet
 
     # ----- the maintainers: observer || simulator, then review ---------------------------------------------
 
@@ -158,14 +160,14 @@ class RoleNodes:
             # frontier, so the Inductive Explorer's search (the costliest call) is skipped until a new state,
             # except every SEARCH_WHILE_GRINDING-th step (the map can be wrong, e.g. when things move).
             self.mem.skipped_searches += 1
-            self.mem.tactics = []
+            self.mem.tactics, self.mem.ranking = [], []
             self.mem.flags.append(f"inductive skipped: no new state for "
                                   f"{self.mem.exploration['steps_since_new_state']} steps")
             return {"proposed": {"inductive": "skipped: grinding"}}
         self.mem.skipped_searches = 0
         regression = self._window()
         done = len(self.mem.patches)
-        strategy_patch, self.mem.tactics = self.roles.inductive.propose(self.sources["strategy"], {
+        strategy_patch, tactics = self.roles.inductive.propose(self.sources["strategy"], {
             "frame": encode_grid(obs.grid), "transitions": regression[-60:],
             "level_ups": [t for t in regression if t.get("level_up")],
             "dynamics": self.sources["dynamics"], "observable": self.sources["observation"],
@@ -173,9 +175,25 @@ class RoleNodes:
             "history": dict(state.get("history") or {}),
             "prediction_accuracy": _accuracy(state),
         })
+        self.mem.ranking = self._rank(tactics, state)
+        self.mem.tactics = [s.tactic for s in self.mem.ranking]
         self._submit("strategy", strategy_patch, [])
         return {"proposed": {"inductive": f"{len(self.mem.tactics)} tactics"},
                 "patches": [_patch_json(p) for p in self.mem.patches[done:]]}
+
+    def _rank(self, tactics: list[Tactic], state: StepState) -> list[ScoredTactic]:
+        """The tactics ranked by the configured scorers (docs/scorers.md); their goals are the tactics'
+        sub-goals in the explorer's order (its goal priority)."""
+        obs = self.mem.obs
+        assert obs is not None
+        if not tactics:
+            return []
+        goals = list(dict.fromkeys(t.sub_goal for t in tactics))
+        return self.scorers.rank(obs, tactics, goals, {
+            "step": obs.step, "level": obs.levels_completed, "prediction_accuracy": _accuracy(state),
+            "budget_left": self.budget - obs.step, "available_actions": list(obs.available_actions),
+            "history": dict(state.get("history") or {}),
+        })
 
     def transductive(self, state: StepState) -> StepState:
         """The Transductive Explorer proposes probes where the world model does not fit yet (it reads neither
@@ -250,9 +268,10 @@ class RoleNodes:
         hits = state.get("recent_hits") or []
         local = self.roles.leader.model.name == "symbolic"
         fatal = self._fatal_actions(state, predict=not local)
+        tactics = self._scored_tactics()
         for _ in range(LOCAL_LEADER_ASKS if local else 1):
             decision = self.roles.leader.decide(self.sources["leadership"], {
-                "tactics": proposals_json(self.mem.tactics, [])["tactics"],
+                "tactics": tactics,
                 "probes": proposals_json([], self.mem.probes)["probes"],
                 "critique": {"flags": self.mem.flags, "feedback": state.get("feedback") or {}},
                 "prediction_accuracy": sum(hits) / len(hits) if hits else 0.0,
@@ -283,6 +302,19 @@ class RoleNodes:
         assert decision is not None
         return self._record_decision(Decision(decision.goal, plan, decision.source, decision.confidence,
                                               decision.reason))
+
+    def _scored_tactics(self) -> list[dict[str, Any]]:
+        """The tactics for the leader, in combined order, each with its explorer rank, combined score and every
+        scorer's score (value, uncertainty, note, status)."""
+        scored = {id(s.tactic): s for s in self.mem.ranking}
+        out = []
+        for t, item in zip(self.mem.tactics, proposals_json(self.mem.tactics, [])["tactics"], strict=False):
+            s = scored.get(id(t))
+            if s is not None:
+                record = s.to_json()
+                item.update(explorer_rank=record["explorer_rank"], score=record["combined"], scores=record["scores"])
+            out.append(item)
+        return out
 
     def _fatal_actions(self, state: StepState, predict: bool = True) -> list[dict[str, Any]]:
         """Simple actions that did end the game from this very frame before (whatever the model says now), and
@@ -316,10 +348,13 @@ class RoleNodes:
 
     def _record_decision(self, d: Decision) -> StepState:
         log = json.loads(self.sources["leadership"]).get("decisions", [])[-29:]
+        scores = [s.to_json() for s in self.mem.ranking]
         log.append({"step": self.mem.obs.step if self.mem.obs else 0, "goal": d.goal, "source": d.source,
-                    "plan": [a.label() for a in d.plan], "confidence": round(d.confidence, 3), "reason": d.reason})
+                    "plan": [a.label() for a in d.plan], "confidence": round(d.confidence, 3), "reason": d.reason,
+                    "scores": scores})
         self._write_json("leadership", {"goal": d.goal, "plan": [a.to_json() for a in d.plan],
-                                        "confidence": d.confidence, "decisions": log})
+                                        "confidence": d.confidence, "scorers": self.scorers.names,
+                                        "decisions": log})
         return {"plan": [a.to_json() for a in d.plan], "plan_source": d.source, "goal": d.goal}
 
     def _write_json(self, surface_name: str, data: Mapping[str, Any]) -> None:

@@ -1,7 +1,8 @@
 """What a run's workspace says about each step, read from its step commits (for the viewer).
 
-Per step: the commit's trailers and body (prediction, diff summary, patches with their replay summary, notes),
-the prediction line (predicted / observed hashes), the leader's decision, the open probes and the critique as
+Per step: the commit's trailers and body (prediction, diff summary, patches with their replay summary, notes,
+the tactic scores), the prediction line (predicted / observed hashes), the leader's decision (with every
+tactic's scores when the step decided), the open probes and the critique as
 committed at that step, the replay report when the step wrote one, level tags, and the unified diff of the
 surfaces the step changed. Predicted frames are not stored as grids (only their hashes), so the viewer shows
 hit / miss and the wrong-cell count rather than the predicted picture.
@@ -79,8 +80,9 @@ def read_workspace_steps(root: Path) -> dict[int, dict[str, Any]]:
 
 
 def parse_body(message: str) -> dict[str, Any]:
-    """The diff summary, patches (surface, role, verdict, reason, replay) and notes of a step message."""
-    out: dict[str, Any] = {"diff_summary": "", "patches": [], "notes": []}
+    """The diff summary, patches (surface, role, verdict, reason, replay), notes and tactic-score lines of a
+    step message."""
+    out: dict[str, Any] = {"diff_summary": "", "patches": [], "notes": [], "scores": []}
     for paragraph in message.strip().split("\n\n")[1:]:
         if paragraph.startswith("diff: "):
             out["diff_summary"] = paragraph[len("diff: "):].strip()
@@ -91,6 +93,8 @@ def parse_body(message: str) -> dict[str, Any]:
                     out["patches"].append({k: v or "" for k, v in match.groupdict().items()})
         elif paragraph.startswith("notes:"):
             out["notes"] = [line.strip()[2:] for line in paragraph.splitlines()[1:] if line.strip().startswith("- ")]
+        elif paragraph.startswith("scores:"):
+            out["scores"] = [line.strip()[2:] for line in paragraph.splitlines()[1:] if line.strip().startswith("- ")]
     return out
 
 

@@ -37,6 +37,9 @@ class StepRecord:
     diff_summary: str = ""
     patches: tuple[PatchOutcome, ...] = ()
     notes: tuple[str, ...] = ()
+    scores: tuple[str, ...] = ()
+    """One line per tactic the scorers ranked when this step's action was decided (combined order; empty
+    on steps that continued a plan): the tactic, its combined score and every scorer's value and note."""
 
     def __post_init__(self) -> None:
         if self.step < 0 or self.level < 0 or self.wrong_cells < 0:
@@ -113,7 +116,7 @@ def trailers(record: StepRecord) -> list[tuple[str, str]]:
 
 
 def commit_message(record: StepRecord) -> str:
-    """Subject, a readable body (diff summary, one line per patch, notes) and the trailer block."""
+    """Subject, a readable body (diff summary, one line per patch, notes, tactic scores) and the trailer block."""
     paragraphs = [subject_line(record)]
     if record.diff_summary.strip():
         paragraphs.append(f"diff: {record.diff_summary.strip()}")
@@ -122,6 +125,9 @@ def commit_message(record: StepRecord) -> str:
     notes = [n.strip() for n in record.notes if n.strip()]
     if notes:
         paragraphs.append("notes:\n" + "\n".join(f"- {_one_line(n)}" for n in notes))
+    scores = [s.strip() for s in record.scores if s.strip()]
+    if scores:
+        paragraphs.append("scores:\n" + "\n".join(f"- {_one_line(s)}" for s in scores))
     paragraphs.append("\n".join(f"{key}: {value}" for key, value in trailers(record)))
     return "\n\n".join(paragraphs) + "\n"
 

@@ -102,3 +102,14 @@ def test_without_ray_installed_ray_stops_before_any_game(monkeypatch: pytest.Mon
     assert main(["bench", "--ray", "--games", "maze", "--out", str(out)]) == 2
     err = capsys.readouterr().err
     assert "pip install 'dreamteam[ray]'" in err and "[1/1]" not in err and not out.exists()
+
+
+def test_ray_tasks_load_the_team_scorers(ray_head: str, tmp_path: Path) -> None:
+    log = tmp_path / "calls.log"
+    ckpt = tmp_path / "marker.ckpt"
+    ckpt.write_text(str(log), encoding="utf-8")
+    results = _bench(tmp_path / "r.json", "--ray", "--scorer", f"tests.scorers.plugins:Marker@{ckpt}",
+                     games="maze", budget=15)
+    assert results["scorers"]["scorers"][0]["name"] == "marker"
+    pids = {line.split()[0] for line in log.read_text().splitlines()}
+    assert pids and str(os.getpid()) not in pids, "the Ray task loaded and called the scorer"

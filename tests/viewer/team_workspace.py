@@ -29,6 +29,17 @@ REPORT = {"surface": "dynamics", "aborted": None, "old_status": "ok", "new_statu
                        "new": {"right": False, "wrong_cells": 3, "first_diff": None, "error": ""}}]}
 
 
+SCORES = [
+    {"tactic": "frontier", "sub_goal": "frontier", "explorer_rank": 1, "combined": 1.0, "scores": {
+        "reverse": {"value": 1.0, "uncertainty": 0.0, "note": "reverse pick", "status": "used", "scaled": 1.0}}},
+    {"tactic": "level_up", "sub_goal": "level_up", "explorer_rank": 0, "combined": None, "scores": {
+        "reverse": {"value": 0.0, "uncertainty": 0.9, "note": "too unsure", "status": "gated", "scaled": None}}},
+]
+"""The tactic scores of step 2's decision (as the team writes them into leader.json)."""
+SCORE_LINES = ("frontier explorer #2: combined 1 · reverse 1 (reverse pick)",
+               "level_up explorer #1: combined none · reverse 0 ±0.9 [gated] (too unsure)")
+
+
 def _dumps(data: object) -> str:
     return json.dumps(data, indent=2, sort_keys=True) + "\n"
 
@@ -55,8 +66,9 @@ def add_team_workspace(run_dir: Path) -> Path:
             patches.append(PatchOutcome("dynamics", "simulator", True, "no regression", REPORT["summary"]))
         if step % 5 == 2:
             patches.append(PatchOutcome("strategy", "inductive", False, "scope: name 'parse' is not owned by strategy"))
+        scores = SCORES if step == 2 else []
         decisions = (decisions + [{"step": step, "goal": "DISCOVER", "source": "transductive", "plan": [action.label()],
-                                   "confidence": 0.25, "reason": f"probe {action.label()}"}])[-30:]
+                                   "confidence": 0.25, "reason": f"probe {action.label()}", "scores": scores}])[-30:]
         ws.write_surface("leadership", _dumps({"goal": "DISCOVER", "plan": [action.to_json()], "confidence": 0.25,
                                                "decisions": decisions}))
         ws.write_surface("probes", _dumps({"probes": [{"actions": [action.to_json()], "status": "open",
@@ -66,7 +78,8 @@ def add_team_workspace(run_dir: Path) -> Path:
         ws.write_surface("critique", _dumps({"feedback": {"simulator": f"wrong in {wrong} cells"}, "flags": flags}))
         ws.commit_step(StepRecord(step=step, level=level, action=action.label(), hit=wrong == 0, wrong_cells=wrong,
                                   diff_summary="prediction matched the frame" if wrong == 0 else f"{wrong} cells differ",
-                                  patches=tuple(patches), notes=tuple(f"critic: {f}" for f in flags)))
+                                  patches=tuple(patches), notes=tuple(f"critic: {f}" for f in flags),
+                                  scores=SCORE_LINES if step == 2 else ()))
         if step == 0:
             ws.tag_level(level + 1, "start")
         if entry.levels_completed > level:

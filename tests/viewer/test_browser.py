@@ -89,11 +89,16 @@ def test_keys_slider_and_hash_drive_the_page(team_run: Path, tmp_path: Path) -> 
         _check_frames(state, recording, 2)
         assert state["patches"] == [["strategy", "rejected"]] and state["prediction"] in ("hit", "miss")
         assert [role for role, _ in state["roles"]] == ["Observer", "Simulator", "Inductive Explorer",
-                                                        "Transductive Explorer", "Critic", "Team Leader"]
+                                                        "Transductive Explorer", "Critic", "Team Leader",
+                                                        "Tactic scores"]
         assert f"probe {recording.actions[2].action_label}" in dict(state["roles"])["Team Leader"]
+        scores = dict(state["roles"])["Tactic scores"]
+        assert "frontier explorer #2 · combined 1" in scores and "reverse pick" in scores
+        assert "level_up explorer #1 · combined none" in scores and "gated" in scores and "±0.9" in scores
         browser.press("ArrowLeft")
         state = browser.evaluate(STATE_JS)
         assert state["patches"] == [["dynamics", "accepted"]] and "+# step 1: the player moves" in state["diff"]
+        assert "no tactics scored at this step" in dict(state["roles"])["Tactic scores"]
         browser.screenshot(ARTIFACTS / "viewer-team-step-1.png")
         browser.press("End")
         _check_frames(browser.evaluate(STATE_JS), recording, len(recording.actions) - 1)

@@ -101,9 +101,13 @@ def test_parse_body_reads_the_commit_message_format() -> None:
                "diff: player did not move\n\npatches:\n"
                "- dynamics (Simulator): accepted: no regression [replay: fixed 3, broke 0, still wrong 1]\n"
                "- strategy (Inductive Explorer): rejected: scope: name 'parse' is not owned by strategy\n\n"
-               "notes:\n- leader: probing ACTION3\n\nDreamTeam-Step: 17\n")
+               "notes:\n- leader: probing ACTION3\n\n"
+               "scores:\n- level_up explorer #1: combined 1 · rollout 0 (rollout rank 1/2)\n"
+               "- frontier explorer #2: combined 0 · rollout -1 (rollout rank 2/2)\n\nDreamTeam-Step: 17\n")
     body = parse_body(message)
     assert body["diff_summary"] == "player did not move" and body["notes"] == ["leader: probing ACTION3"]
+    assert body["scores"] == ["level_up explorer #1: combined 1 · rollout 0 (rollout rank 1/2)",
+                              "frontier explorer #2: combined 0 · rollout -1 (rollout rank 2/2)"]
     assert body["patches"] == [
         {"surface": "dynamics", "role": "Simulator", "verdict": "accepted", "reason": "no regression",
          "replay": "fixed 3, broke 0, still wrong 1"},

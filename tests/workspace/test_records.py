@@ -44,6 +44,16 @@ def test_message_body_and_trailers() -> None:
     assert entry.patches_text() == "dynamics=accepted, strategy=rejected"
 
 
+def test_tactic_scores_paragraph() -> None:
+    lines = ("frontier explorer #2: combined 1 · reverse 1 (reverse pick)",
+             "level_up explorer #1: combined none · reverse 0 ±0.9 [gated] (too\nunsure)")
+    message = commit_message(StepRecord(4, 0, "ACTION1", hit=True, notes=("critic: loop",), scores=lines))
+    assert ("notes:\n- critic: loop\n\nscores:\n- frontier explorer #2: combined 1 · reverse 1 (reverse pick)\n"
+            "- level_up explorer #1: combined none · reverse 0 ±0.9 [gated] (too unsure)\n\nDreamTeam-Step: 4") in message
+    assert parse_trailers(message)["DreamTeam-Step"] == "4"
+    assert "scores:" not in commit_message(StepRecord(4, 0, "ACTION1", hit=True))
+
+
 def test_non_step_messages_have_no_entry() -> None:
     assert log_entry("abc", "seed workspace default\n\nDreamTeam-Seed: default\n") is None
     assert log_entry("abc", "a subject only") is None

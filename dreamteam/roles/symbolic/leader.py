@@ -1,10 +1,16 @@
 """The symbolic Team Leader: a gate on measured prediction accuracy between tactics and probes.
 
 Request context (task "decide", surface = leader.json):
-    tactics, probes (as proposed this step), critique ({"flags", "feedback"}), prediction_accuracy
-    (recent window, 0..1), budget_left, fatal_actions (labels or action dicts predicted to lose),
-    exploration ({"actions": path to the nearest untested action, "steps_since_new_state": n})
+    tactics (as proposed this step, ranked by the configured tactic scorers: best first; each with
+    "explorer_rank" (its 0-based place in the Inductive Explorer's order), "score" (the combined score, 0..1,
+    or None when no scorer could rank it) and "scores" ({scorer: {"value", "uncertainty", "note", "status",
+    "scaled"}}, see docs/scorers.md)), probes (as proposed this step), critique ({"flags", "feedback"}),
+    prediction_accuracy (recent window, 0..1), budget_left, fatal_actions (labels or action dicts predicted to
+    lose), exploration ({"actions": path to the nearest untested action, "steps_since_new_state": n})
 Reply: {"goal", "plan", "source", "confidence", "reason"}.
+
+Tactics are taken in the order given (the scorers' combined order; with the default `rollout` scorer that
+is the explorer's own order); when the scorers put a tactic ahead of the explorer's order the reason says so.
 
 Rules: plans that start with a predicted-fatal action, or hold a RESET, are dropped (the harness resets after a loss), except
 a tactic that begins with a RESET (its search found a level reset the cheapest way to its sub-goal).
@@ -84,6 +90,19 @@ def _walk(exploration: Any, budget: int | None) -> list[Any]:
     return list(usable[0]["actions"]) if usable else []
 
 
+def _scored(best: Mapping[str, Any], tactics: Sequence[Mapping[str, Any]]) -> str:
+    """A note for the reason when the scorers ranked `best` ahead of tactics the explorer put before it."""
+    rank = best.get("explorer_rank")
+    if not isinstance(rank, int) or isinstance(rank, bool):
+        return ""
+    ahead = [t for t in tactics if isinstance(t.get("explorer_rank"), int) and t["explorer_rank"] < rank]
+    if not ahead:
+        return ""
+    score = best.get("score")
+    shown = f" (combined score {score:.2f})" if isinstance(score, int | float) else ""
+    return f"; the scorers ranked it first{shown}, ahead of the explorer's {str(ahead[0].get('name', ''))!r}"
+
+
 def decision(goal: str, plan: Sequence[Any], source: str, confidence: float, reason: str) -> dict[str, Any]:
     """A reply in the schema's shape."""
     return {"goal": goal, "plan": [dict(a) for a in plan], "source": source,
@@ -118,13 +137,14 @@ class LeaderAnswerer:
             goal = "GOAL" if name.startswith(GOAL_TACTICS) else "DISCOVER"
             why = "; a loop was flagged, so not the top tactic" if looping else ""
             return decision(goal, best["actions"], name, accuracy,
-                            f"prediction accuracy {accuracy:.2f} >= {self.trust}: follow tactic {name!r}{why}")
+                            f"prediction accuracy {accuracy:.2f} >= {self.trust}: follow tactic {name!r}{why}"
+                            f"{_scored(best, tactics)}")
         if accuracy >= self.goal_trust and tactics and str(tactics[0].get("name", "")).startswith(GOAL_TACTICS):
             best = tactics[0]
             name = str(best.get("name"))
             return decision("GOAL", best["actions"], name, accuracy,
                             f"prediction accuracy {accuracy:.2f} >= {self.goal_trust}: follow the level-completing "
-                            f"tactic {name!r}")
+                            f"tactic {name!r}{_scored(best, tactics)}")
         if accuracy < self.goal_trust and not looping:
             walk = self._frontier(ctx, fatal, budget)
             if walk is not None:
