@@ -51,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
 
     ds = load_any([Path(r) for r in args.runs])
     check_devset(list(ds.meta.get("games", [])), args.devset)
+    model: Any
     extra = {"batch_size": args.batch_size} if args.batch_size else {}
     if args.kind == "latent":
         from dreamteam.learn import latent

@@ -12,11 +12,9 @@ import hashlib
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from dreamteam.errors import ScorerError
-
-M = TypeVar("M")
 
 
 def config_path(path: Path) -> Path:
@@ -66,7 +64,7 @@ def read_config(path: Path | str | None, kind: str) -> dict[str, Any]:
     return config
 
 
-def load(path: Path | str | None, kind: str, skeleton: Callable[[dict[str, Any]], M]) -> tuple[M, dict[str, Any]]:
+def load[M](path: Path | str | None, kind: str, skeleton: Callable[[dict[str, Any]], M]) -> tuple[M, dict[str, Any]]:
     """(model, config): the skeleton built from the config with the weights read into it."""
     config = read_config(path, kind)
     from dreamteam.learn import INSTALL_HINT, jax_missing

@@ -28,7 +28,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from dreamteam.learn.dataset import LOSE, Dataset
-from dreamteam.learn.nets import ACTION_FEATURES, MLP, Encoder, action_features, goal_features
+from dreamteam.learn.nets import ACTION_FEATURES, MLP, Encoder, action_features, goal_features, numpy_init
 
 KIND = "critic"
 
@@ -65,9 +65,11 @@ class CriticModel(eqx.Module):
     q1: MLP
     q2: MLP
     v: MLP
+    expectile: float = eqx.field(static=True)
 
     def __init__(self, cfg: CriticConfig, *, key: jax.Array) -> None:
         ks = jax.random.split(key, 4)
+        self.expectile = cfg.expectile
         self.encoder = Encoder(cfg.width, cfg.state_dim, key=ks[0])
         qin = cfg.state_dim + cfg.tactic_dim + cfg.goal_dim
         self.q1 = MLP([qin, cfg.hidden, cfg.hidden, 1], key=ks[1])
@@ -122,32 +124,32 @@ def build_samples(ds: Dataset, idx: np.ndarray[Any, Any], cfg: CriticConfig, see
         while last + 1 < n and ds.episode[last + 1] == ep:
             last += 1
         ep_end = last
-        l = min(L, ep_end - t + 1)
-        acts = [(int(ds.action[j]), int(ds.click[j, 0]), int(ds.click[j, 1])) for j in range(t, t + l)]
+        span = min(L, ep_end - t + 1)
+        acts = [(int(ds.action[j]), int(ds.click[j, 0]), int(ds.click[j, 1])) for j in range(t, t + span)]
         feats = tactic_features(acts, L)
         force = np.flatnonzero(ds.in_force[t])
-        held_soon = np.flatnonzero(ds.goals[t:t + l].any(0))
+        held_soon = np.flatnonzero(ds.goals[t:t + span].any(0))
         must = [g for g in (0, 1) if g in force]
-        rest = [g for g in force if g not in must]
+        rest = [int(g) for g in force if g not in must]
         rng.shuffle(rest)
-        chosen = list(dict.fromkeys([*must, *[int(g) for g in held_soon], *rest]))[:cfg.goals_per_state]
+        chosen: list[int] = list(dict.fromkeys([*must, *[int(g) for g in held_soon], *rest]))[:cfg.goals_per_state]
         for g in chosen:
-            hits = np.flatnonzero(ds.goals[t:t + l, g])
-            lost = np.flatnonzero(ds.game_over[t:t + l])
+            hits = np.flatnonzero(ds.goals[t:t + span, g])
+            lost = np.flatnonzero(ds.game_over[t:t + span])
             mc_hits = np.flatnonzero(ds.goals[t:ep_end + 1, g])
             if len(hits):
                 r, done, disc = cfg.gamma ** int(hits[0]), 1.0, 0.0
             else:
                 r = 0.0
-                done = 1.0 if (len(lost) or t + l - 1 == ep_end) else 0.0
-                disc = cfg.gamma ** l
+                done = 1.0 if (len(lost) or t + span - 1 == ep_end) else 0.0
+                disc = cfg.gamma ** span
             cols["start"].append(t)
             cols["tactic"].append(feats)
             cols["goal"].append(g)
             cols["reward"].append(r)
             cols["done"].append(done)
             cols["discount"].append(disc)
-            cols["end"].append(t + l - 1)
+            cols["end"].append(t + span - 1)
             cols["mc"].append(cfg.gamma ** int(mc_hits[0]) if len(mc_hits) else 0.0)
     return Samples(start=np.asarray(cols["start"], dtype=np.int64),
                    tactic=np.asarray(cols["tactic"], dtype=np.float32).reshape(-1, cfg.tactic_dim),
@@ -161,22 +163,31 @@ def goal_matrix(names: Sequence[str], dim: int) -> np.ndarray[Any, Any]:
     return np.stack([goal_features(n, dim) for n in names]) if names else np.zeros((0, dim), np.float32)
 
 
-def loss_fn(cfg: CriticConfig) -> Any:
+def loss(model: CriticModel, b: dict[str, Any], key: jax.Array) -> tuple[jax.Array, dict[str, jax.Array]]:
     """IQL: expectile regression for V on min(Q1, Q2), TD regression for Q on r + discount * V(s')."""
-    def loss(model: CriticModel, b: dict[str, Any], key: jax.Array) -> tuple[jax.Array, dict[str, jax.Array]]:
-        s = jax.vmap(model.state)(b["frame"])
-        s2 = jax.lax.stop_gradient(jax.vmap(model.state)(b["next"]))
-        q1, q2 = jax.vmap(model.qs)(s, b["tactic"], b["goal"])
-        v = jax.vmap(model.value)(jax.lax.stop_gradient(s), b["goal"])
-        qmin = jax.lax.stop_gradient(jnp.minimum(q1, q2))
-        diff = qmin - v
-        weight = jnp.where(diff > 0, cfg.expectile, 1.0 - cfg.expectile)
-        v_loss = jnp.mean(weight * diff ** 2)
-        v_next = jax.lax.stop_gradient(jax.vmap(model.value)(s2, b["goal"]))
-        target = b["reward"] + (1.0 - b["done"]) * b["discount"] * v_next
-        q_loss = jnp.mean((q1 - target) ** 2 + (q2 - target) ** 2)
-        return q_loss + v_loss, {"q": q_loss, "v": v_loss}
-    return loss
+    s = jax.vmap(model.state)(b["frame"])
+    s2 = jax.lax.stop_gradient(jax.vmap(model.state)(b["next"]))
+    q1, q2 = jax.vmap(model.qs)(s, b["tactic"], b["goal"])
+    v = jax.vmap(model.value)(jax.lax.stop_gradient(s), b["goal"])
+    qmin = jax.lax.stop_gradient(jnp.minimum(q1, q2))
+    diff = qmin - v
+    weight = jnp.where(diff > 0, model.expectile, 1.0 - model.expectile)
+    v_loss = jnp.mean(weight * diff ** 2)
+    v_next = jax.lax.stop_gradient(jax.vmap(model.value)(s2, b["goal"]))
+    target = b["reward"] + (1.0 - b["done"]) * b["discount"] * v_next
+    q_loss = jnp.mean((q1 - target) ** 2 + (q2 - target) ** 2)
+    return q_loss + v_loss, {"q": q_loss, "v": v_loss}
+
+
+@eqx.filter_jit
+def q_table(model: CriticModel, frame: jax.Array, tactics: jax.Array, goals: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """Q1, Q2 as (T, G) tables for one frame, T tactics and G goals (the frame is encoded once)."""
+    s = model.state(frame)
+    def one(tac: jax.Array, g: jax.Array) -> tuple[jax.Array, jax.Array]:
+        return model.qs(s, tac, g)
+    per_goal = jax.vmap(one, in_axes=(None, 0))
+    q1, q2 = jax.vmap(per_goal, in_axes=(0, None))(tactics, goals)
+    return q1, q2
 
 
 def make_batches(ds: Dataset, sm: Samples, goals: np.ndarray[Any, Any]) -> Any:
@@ -207,24 +218,25 @@ def ranking_accuracy(model: CriticModel, ds: Dataset, sm: Samples, goals: np.nda
     v = np.zeros(len(sm.start), np.float32)
     for b in range(0, len(sm.start), batch):
         sel = np.arange(b, min(b + batch, len(sm.start)))
-        q1, q2, vv = q_values(model, jnp.asarray(ds.frame[sm.start[sel]]), jnp.asarray(sm.tactic[sel]),
-                              jnp.asarray(goals[sm.goal[sel]]))
-        q[sel] = np.minimum(np.asarray(q1), np.asarray(q2))
-        v[sel] = np.asarray(vv)
+        pad = np.concatenate([sel, np.repeat(sel[:1], batch - len(sel))])   # one compiled shape
+        q1, q2, vv = q_values(model, jnp.asarray(ds.frame[sm.start[pad]]), jnp.asarray(sm.tactic[pad]),
+                              jnp.asarray(goals[sm.goal[pad]]))
+        q[sel] = np.minimum(np.asarray(q1), np.asarray(q2))[:len(sel)]
+        v[sel] = np.asarray(vv)[:len(sel)]
     rng = np.random.default_rng(seed)
     right_q = right_v = total = 0
     for g in np.unique(sm.goal):
         rows = np.flatnonzero(sm.goal == g)
         if len(rows) < 2:
             continue
-        a = rng.choice(rows, pairs // max(1, len(np.unique(sm.goal))) + 1)
-        b = rng.choice(rows, len(a))
-        keep = sm.mc[a] != sm.mc[b]
-        a, b = a[keep], b[keep]
-        sign = np.sign(sm.mc[a] - sm.mc[b])
-        right_q += int(np.sum(np.sign(q[a] - q[b]) == sign))
-        right_v += int(np.sum(np.sign(v[a] - v[b]) == sign))
-        total += len(a)
+        first = rng.choice(rows, pairs // max(1, len(np.unique(sm.goal))) + 1)
+        second = rng.choice(rows, len(first))
+        keep = sm.mc[first] != sm.mc[second]
+        first, second = first[keep], second[keep]
+        sign = np.sign(sm.mc[first] - sm.mc[second])
+        right_q += int(np.sum(np.sign(q[first] - q[second]) == sign))
+        right_v += int(np.sum(np.sign(v[first] - v[second]) == sign))
+        total += len(first)
     out = {"pairs": float(total)}
     if total:
         out.update(ranking_accuracy=right_q / total, state_only_ranking_accuracy=right_v / total)
@@ -232,11 +244,16 @@ def ranking_accuracy(model: CriticModel, ds: Dataset, sm: Samples, goals: np.nda
 
 
 def new_model(cfg: CriticConfig, seed: int) -> CriticModel:
-    return CriticModel(cfg, key=jax.random.PRNGKey(seed))
+    """A freshly initialised model, deterministic in `seed` (weights drawn by `nets.numpy_init`)."""
+    model: CriticModel = numpy_init(skeleton({"model": cfg.to_json()}), seed)
+    return model
 
 
 def skeleton(config: dict[str, Any]) -> CriticModel:
-    return new_model(CriticConfig.from_json(config["model"]), 0)
+    """The shapes of the model a checkpoint config describes (abstract leaves, nothing computed), to read
+    the weights into."""
+    cfg = CriticConfig.from_json(config["model"])
+    return eqx.filter_eval_shape(lambda: CriticModel(cfg, key=jax.random.PRNGKey(0)))  # type: ignore[no-any-return]
 
 
 def train(ds: Dataset, *, epochs: int, seed: int, batch_size: int = 64, lr: float = 3e-4,
@@ -252,7 +269,7 @@ def train(ds: Dataset, *, epochs: int, seed: int, batch_size: int = 64, lr: floa
     tr = build_samples(ds, train_idx, cfg, seed)
     va = build_samples(ds, val_idx, cfg, seed + 1)
     model = new_model(cfg, seed)
-    model, history = fit(model, loss_fn(cfg), make_batches(ds, tr, goals), np.arange(len(tr.start)), epochs=epochs,
+    model, history = fit(model, loss, make_batches(ds, tr, goals), np.arange(len(tr.start)), epochs=epochs,
                          batch_size=batch_size, lr=lr, seed=seed, label="train critic", progress=progress)
     metrics = ranking_accuracy(model, ds, va, goals, seed)
     metrics["val_samples"] = float(len(va.start))

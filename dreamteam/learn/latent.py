@@ -19,6 +19,7 @@ prediction minus the mean entropy), summed over the horizon, plus the spread of 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,7 +29,15 @@ import jax.numpy as jnp
 import numpy as np
 
 from dreamteam.learn.dataset import CLASSES, SIZE, Dataset
-from dreamteam.learn.nets import ACTION_FEATURES, MLP, Encoder, action_features, dropout_masks, one_hot_frames
+from dreamteam.learn.nets import (
+    ACTION_FEATURES,
+    MLP,
+    Encoder,
+    action_features,
+    dropout_masks,
+    numpy_init,
+    one_hot_frames,
+)
 
 KIND = "latent"
 EVENTS = ("none", "level_up", "game_over")
@@ -67,11 +76,16 @@ class LatentModel(eqx.Module):
     value: MLP
     z_dim: int = eqx.field(static=True)
     width: int = eqx.field(static=True)
+    hidden: int = eqx.field(static=True)
+    keep: float = eqx.field(static=True)
+    gamma: float = eqx.field(static=True)
+    kl_weight: float = eqx.field(static=True)
 
     def __init__(self, cfg: LatentConfig, *, key: jax.Array) -> None:
         ks = jax.random.split(key, 9)
         w = cfg.width
-        self.z_dim, self.width = cfg.z_dim, w
+        self.z_dim, self.width, self.hidden = cfg.z_dim, w, cfg.hidden
+        self.keep, self.gamma, self.kl_weight = cfg.keep, cfg.gamma, cfg.kl_weight
         self.encoder = Encoder(w, 2 * cfg.z_dim, key=ks[0])
         self.action_embed = eqx.nn.Linear(ACTION_FEATURES, cfg.action_dim, key=ks[1])
         self.transition = MLP([cfg.z_dim + cfg.action_dim, cfg.hidden, cfg.hidden, 2 * cfg.z_dim], key=ks[2])
@@ -119,10 +133,11 @@ def make_batches(ds: Dataset, gamma: float) -> Any:
     acts = action_features(ds.action, ds.click)
     events = np.where(ds.level_up, 1, np.where(ds.game_over, 2, 0)).astype(np.int32)
     ret = np.where(ds.steps_to_level_up >= 0, gamma ** ds.steps_to_level_up.astype(np.float32), 0.0).astype(np.float32)
+    weights = event_weights(ds)
 
     def make(idx: np.ndarray[Any, Any]) -> dict[str, Any]:
         return {"frame": ds.frame[idx], "next": ds.next_frame[idx], "act": acts[idx], "event": events[idx],
-                "ret": ret[idx]}
+                "ret": ret[idx], "ew": weights}
     return make
 
 
@@ -131,40 +146,35 @@ def event_weights(ds: Dataset) -> np.ndarray[Any, Any]:
     events = np.where(ds.level_up, 1, np.where(ds.game_over, 2, 0))
     counts = np.bincount(events, minlength=3).astype(np.float32) + 1.0
     w = counts.sum() / (3 * counts)
-    return np.clip(w / w[0], 1.0, 50.0).astype(np.float32)
+    out: np.ndarray[Any, Any] = np.clip(w / w[0], 1.0, 50.0).astype(np.float32)
+    return out
 
 
-def loss_fn(cfg: LatentConfig, weights: np.ndarray[Any, Any]) -> Any:
-    """The training loss (model, batch, key) -> (loss, aux)."""
-    ew = jnp.asarray(weights)
+def _one_loss(model: LatentModel, frame: jax.Array, nxt: jax.Array, act: jax.Array, event: jax.Array,
+              ret: jax.Array, ew: jax.Array, key: jax.Array) -> tuple[jax.Array, ...]:
+    k1, k2, k3 = jax.random.split(key, 3)
+    mu, logs = model.encode(frame)
+    z = mu + jnp.exp(logs) * jax.random.normal(k1, mu.shape)
+    masks = dropout_masks(k3, 1, 2, model.hidden, model.keep)[0]
+    mu2, logs2 = model.step(z, act, masks)
+    z2 = mu2 + jnp.exp(logs2) * jax.random.normal(k2, mu2.shape)
+    logits = model.decode(z2, frame)
+    ce = -jnp.mean(jnp.sum(jax.nn.log_softmax(logits) * jax.nn.one_hot(nxt.astype(jnp.int32), CLASSES), -1))
+    target_mu, _ = model.encode(nxt)
+    cons = jnp.mean((mu2 - jax.lax.stop_gradient(target_mu)) ** 2)
+    ev = -jax.nn.log_softmax(model.event_logits(z2))[event] * ew[event]
+    val = (model.v(z) - ret) ** 2
+    kl = _kl(mu, logs) + _kl(mu2, logs2)
+    return ce, cons, ev, val, kl
 
-    def one(model: LatentModel, frame: jax.Array, nxt: jax.Array, act: jax.Array, event: jax.Array, ret: jax.Array,
-            key: jax.Array) -> tuple[jax.Array, ...]:
-        k1, k2, k3 = jax.random.split(key, 3)
-        mu, logs = model.encode(frame)
-        z = mu + jnp.exp(logs) * jax.random.normal(k1, mu.shape)
-        masks = dropout_masks(k3, 1, 2, cfg_hidden, cfg.keep)[0]
-        mu2, logs2 = model.step(z, act, masks)
-        z2 = mu2 + jnp.exp(logs2) * jax.random.normal(k2, mu2.shape)
-        logits = model.decode(z2, frame)
-        ce = -jnp.mean(jnp.sum(jax.nn.log_softmax(logits) * jax.nn.one_hot(nxt.astype(jnp.int32), CLASSES), -1))
-        target_mu, _ = model.encode(nxt)
-        cons = jnp.mean((mu2 - jax.lax.stop_gradient(target_mu)) ** 2)
-        ev_logits = model.event_logits(z2)
-        ev = -jax.nn.log_softmax(ev_logits)[event] * ew[event]
-        val = (model.v(z) - ret) ** 2
-        kl = _kl(mu, logs) + _kl(mu2, logs2)
-        return ce, cons, ev, val, kl
 
-    cfg_hidden = cfg.hidden
-
-    def loss(model: LatentModel, batch: dict[str, Any], key: jax.Array) -> tuple[jax.Array, dict[str, jax.Array]]:
-        keys = jax.random.split(key, batch["frame"].shape[0])
-        ce, cons, ev, val, kl = jax.vmap(one, in_axes=(None, 0, 0, 0, 0, 0, 0))(
-            model, batch["frame"], batch["next"], batch["act"], batch["event"], batch["ret"], keys)
-        total = (ce.mean() + cons.mean() + 0.1 * ev.mean() + val.mean() + cfg.kl_weight * kl.mean() / cfg.z_dim)
-        return total, {"ce": ce.mean(), "kl": kl.mean(), "event": ev.mean(), "value": val.mean()}
-    return loss
+def loss(model: LatentModel, batch: dict[str, Any], key: jax.Array) -> tuple[jax.Array, dict[str, jax.Array]]:
+    """The training loss: cross-entropy + consistency + 0.1 event + value + KL (weighted per latent dim)."""
+    keys = jax.random.split(key, batch["frame"].shape[0])
+    ce, cons, ev, val, kl = jax.vmap(_one_loss, in_axes=(None, 0, 0, 0, 0, 0, None, 0))(
+        model, batch["frame"], batch["next"], batch["act"], batch["event"], batch["ret"], batch["ew"], keys)
+    total = ce.mean() + cons.mean() + 0.1 * ev.mean() + val.mean() + model.kl_weight * kl.mean() / model.z_dim
+    return total, {"ce": ce.mean(), "kl": kl.mean(), "event": ev.mean(), "value": val.mean()}
 
 
 @eqx.filter_jit
@@ -185,7 +195,8 @@ def evaluate(model: LatentModel, ds: Dataset, idx: np.ndarray[Any, Any], batch: 
     right = changed = changed_right = total = copy_right = 0
     for b in range(0, len(idx), batch):
         sel = idx[b:b + batch]
-        pred = np.asarray(predict_next(model, jnp.asarray(ds.frame[sel]), jnp.asarray(acts[sel])))
+        pad = np.concatenate([sel, np.repeat(sel[:1], batch - len(sel))])   # one compiled shape
+        pred = np.asarray(predict_next(model, jnp.asarray(ds.frame[pad]), jnp.asarray(acts[pad])))[:len(sel)]
         nxt, cur = ds.next_frame[sel], ds.frame[sel]
         right += int(np.sum(pred == nxt))
         copy_right += int(np.sum(cur == nxt))
@@ -200,44 +211,45 @@ def evaluate(model: LatentModel, ds: Dataset, idx: np.ndarray[Any, Any], batch: 
 
 # ----- imagination ---------------------------------------------------------------------------------
 
-def imagine_fn(model: LatentModel, cfg: LatentConfig, n_masks: int, n_samples: int, horizon: int) -> Any:
-    """A jitted function (frame, acts (T, M, H, 11), key) -> (G (T,), u (T,), p_up (T, H), p_over (T, H))."""
-    gamma = cfg.gamma
+def _rollout(model: LatentModel, z0: jax.Array, acts: jax.Array, masks: jax.Array,
+             key: jax.Array) -> tuple[jax.Array, jax.Array]:
+    def body(z: jax.Array, inp: tuple[jax.Array, jax.Array]) -> tuple[jax.Array, jax.Array]:
+        act, k = inp
+        mu, logs = model.step(z, act, masks)
+        z2 = mu + jnp.exp(logs) * jax.random.normal(k, mu.shape)
+        return z2, jax.nn.softmax(model.event_logits(z2))
+    keys = jax.random.split(key, acts.shape[0])
+    z_end, probs = jax.lax.scan(body, z0, (acts, keys))
+    return probs, model.v(z_end)
 
-    def rollout(z0: jax.Array, acts: jax.Array, masks: jax.Array, key: jax.Array) -> tuple[jax.Array, jax.Array]:
-        def body(z: jax.Array, inp: tuple[jax.Array, jax.Array]) -> tuple[jax.Array, jax.Array]:
-            act, k = inp
-            mu, logs = model.step(z, act, masks)
-            z2 = mu + jnp.exp(logs) * jax.random.normal(k, mu.shape)
-            return z2, jax.nn.softmax(model.event_logits(z2))
-        keys = jax.random.split(key, acts.shape[0])
-        z_end, probs = jax.lax.scan(body, z0, (acts, keys))
-        return probs, model.v(z_end)
 
-    @jax.jit
-    def imagine(frame: jax.Array, acts: jax.Array, key: jax.Array) -> tuple[jax.Array, ...]:
-        mu, _ = model.encode(frame)
-        k_mask, k_roll = jax.random.split(key)
-        masks = dropout_masks(k_mask, n_masks, 2, cfg.hidden, cfg.keep)
-        t = acts.shape[0]
-        keys = jax.random.split(k_roll, t * n_masks * n_samples).reshape(t, n_masks, n_samples, -1)
-        # acts: (T, M, H, F); vmap over tactics, masks, samples
-        per_sample = jax.vmap(rollout, in_axes=(None, 0, None, 0))          # over M samples
-        per_mask = jax.vmap(per_sample, in_axes=(None, None, 0, 0))         # over N masks
-        per_tactic = jax.vmap(per_mask, in_axes=(None, 0, None, 0))         # over T tactics
-        probs, v_end = per_tactic(mu, acts, masks, keys)                    # (T, N, M, H, 3), (T, N, M)
-        disc = gamma ** jnp.arange(horizon, dtype=jnp.float32)
-        g = jnp.sum(disc * (probs[..., 1] - probs[..., 2]), -1) + gamma ** horizon * v_end   # (T, N, M)
-        g_mask = g.mean(-1)                                                  # (T, N)
-        p_mask = probs.mean(2)                                               # (T, N, H, 3)
-        p_mean = p_mask.mean(1)                                              # (T, H, 3)
+def _entropy(p: jax.Array) -> jax.Array:
+    return -jnp.sum(p * jnp.log(jnp.clip(p, 1e-8, 1.0)), -1)
 
-        def entropy(p: jax.Array) -> jax.Array:
-            return -jnp.sum(p * jnp.log(jnp.clip(p, 1e-8, 1.0)), -1)
-        mi = entropy(p_mean) - entropy(p_mask).mean(1)                       # (T, H)
-        u = jnp.sum(mi, -1) + jnp.std(g_mask, -1)
-        return g_mask.mean(-1), u, p_mean[..., 1], p_mean[..., 2]
-    return imagine
+
+@eqx.filter_jit
+def imagine(model: LatentModel, frame: jax.Array, acts: jax.Array, key: jax.Array,
+            n_masks: int) -> tuple[jax.Array, ...]:
+    """Imagined rollouts for T tactics: acts (T, M, H, 11) -> G (T,), u (T,), P(level-up) (T, H),
+    P(game over) (T, H). Compiled once per model shape, T, M, H and n_masks."""
+    t, n_samples, horizon = acts.shape[0], acts.shape[1], acts.shape[2]
+    mu, _ = model.encode(frame)
+    k_mask, k_roll = jax.random.split(key)
+    masks = dropout_masks(k_mask, n_masks, 2, model.hidden, model.keep)
+    keys = jax.random.split(k_roll, t * n_masks * n_samples).reshape(t, n_masks, n_samples, -1)
+    roll = functools.partial(_rollout, model)
+    per_sample = jax.vmap(roll, in_axes=(None, 0, None, 0))          # over M samples
+    per_mask = jax.vmap(per_sample, in_axes=(None, None, 0, 0))      # over N masks
+    per_tactic = jax.vmap(per_mask, in_axes=(None, 0, None, 0))      # over T tactics
+    probs, v_end = per_tactic(mu, acts, masks, keys)                 # (T, N, M, H, 3), (T, N, M)
+    disc = model.gamma ** jnp.arange(horizon, dtype=jnp.float32)
+    g = jnp.sum(disc * (probs[..., 1] - probs[..., 2]), -1) + model.gamma ** horizon * v_end   # (T, N, M)
+    g_mask = g.mean(-1)                                              # (T, N)
+    p_mask = probs.mean(2)                                           # (T, N, H, 3)
+    p_mean = p_mask.mean(1)                                          # (T, H, 3)
+    mi = _entropy(p_mean) - _entropy(p_mask).mean(1)                 # (T, H)
+    u = jnp.sum(mi, -1) + jnp.std(g_mask, -1)
+    return g_mask.mean(-1), u, p_mean[..., 1], p_mean[..., 2]
 
 
 def tactic_actions(tactics_actions: list[list[tuple[int, int, int]]], available: list[int], n_samples: int,
@@ -271,12 +283,12 @@ def calibrate_tau(model: LatentModel, cfg: LatentConfig, ds: Dataset, idx: np.nd
         return {"tau": float("inf"), "u_median": float("nan")}
     rng = np.random.default_rng(seed)
     sel = idx if len(idx) <= limit else np.sort(rng.choice(idx, limit, replace=False))
-    imagine = imagine_fn(model, cfg, n_masks, n_samples, horizon)
     us = []
     for j, i in enumerate(sel):
         a, (x, y) = int(ds.action[i]), (int(ds.click[i, 0]), int(ds.click[i, 1]))
         acts = tactic_actions([[(a, x, y)]], [1, 2, 3, 4, 5, 6, 7], n_samples, horizon, rng)
-        _g, u, _pu, _po = imagine(jnp.asarray(ds.frame[i]), jnp.asarray(acts), jax.random.PRNGKey(seed + j))
+        _g, u, _pu, _po = imagine(model, jnp.asarray(ds.frame[i]), jnp.asarray(acts), jax.random.PRNGKey(seed + j),
+                                  n_masks)
         us.append(float(u[0]))
     arr = np.asarray(us)
     return {"tau": float(np.quantile(arr, quantile)), "u_median": float(np.median(arr)),
@@ -284,15 +296,20 @@ def calibrate_tau(model: LatentModel, cfg: LatentConfig, ds: Dataset, idx: np.nd
 
 
 def new_model(cfg: LatentConfig, seed: int) -> LatentModel:
-    return LatentModel(cfg, key=jax.random.PRNGKey(seed))
+    """A freshly initialised model, deterministic in `seed` (weights drawn by `nets.numpy_init`)."""
+    model: LatentModel = numpy_init(skeleton({"model": cfg.to_json()}), seed)
+    fresh: LatentModel = eqx.tree_at(lambda m: m.copy, model, jnp.full((CLASSES,), 3.0))
+    return fresh
 
 
 def skeleton(config: dict[str, Any]) -> LatentModel:
-    """An untrained model of the shapes a checkpoint config describes (to read weights into)."""
-    return new_model(LatentConfig.from_json(config["model"]), 0)
+    """The shapes of the model a checkpoint config describes (abstract leaves, nothing computed), to read
+    the weights into."""
+    cfg = LatentConfig.from_json(config["model"])
+    return eqx.filter_eval_shape(lambda: LatentModel(cfg, key=jax.random.PRNGKey(0)))  # type: ignore[no-any-return]
 
 
-IMAGINE_DEFAULTS = {"n_masks": 8, "n_samples": 4, "horizon": 8, "beta": 1.0}
+IMAGINE_DEFAULTS: dict[str, Any] = {"n_masks": 8, "n_samples": 4, "horizon": 8, "beta": 1.0}
 
 
 def train(ds: Dataset, *, epochs: int, seed: int, batch_size: int = 32, lr: float = 1e-3,
@@ -304,7 +321,7 @@ def train(ds: Dataset, *, epochs: int, seed: int, batch_size: int = 32, lr: floa
     cfg = cfg or LatentConfig()
     train_idx, val_idx = split(ds, val_fraction, seed)
     model = new_model(cfg, seed)
-    model, history = fit(model, loss_fn(cfg, event_weights(ds)), make_batches(ds, cfg.gamma), train_idx,
+    model, history = fit(model, loss, make_batches(ds, cfg.gamma), train_idx,
                          epochs=epochs, batch_size=batch_size, lr=lr, seed=seed, label="train latent",
                          progress=progress)
     metrics = evaluate(model, ds, val_idx)

@@ -103,3 +103,21 @@ def goal_features(name: str, dim: int) -> np.ndarray[Any, Any]:
 def dropout_masks(key: jax.Array, n: int, layers: int, width: int, keep: float) -> jax.Array:
     """n sets of inverted-dropout masks (n, layers, width)."""
     return jax.random.bernoulli(key, keep, (n, layers, width)).astype(jnp.float32) / keep
+
+
+def numpy_init(abstract: Any, seed: int) -> Any:
+    """Concrete weights for a model given as abstract shapes (`eqx.filter_eval_shape`), drawn with numpy:
+    weights uniform in +-1/sqrt(fan in) (fan in = the product of all but the first axis), vectors zero.
+    Initialising through JAX would compile hundreds of small random ops (tens of seconds on a busy CPU)."""
+    rng = np.random.default_rng(seed)
+
+    def fill(leaf: Any) -> Any:
+        if not isinstance(leaf, jax.ShapeDtypeStruct):
+            return leaf
+        shape = tuple(leaf.shape)
+        if len(shape) < 2:
+            return jnp.zeros(shape, leaf.dtype)
+        bound = 1.0 / np.sqrt(float(np.prod(shape[1:])))
+        return jnp.asarray(rng.uniform(-bound, bound, shape).astype(np.float32), dtype=leaf.dtype)
+
+    return jax.tree_util.tree_map(fill, abstract)

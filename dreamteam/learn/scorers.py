@@ -76,7 +76,7 @@ class LatentScorer:
 
         model, config = ckpt.load(checkpoint, latent.KIND, latent.skeleton)
         try:
-            cfg = latent.LatentConfig.from_json(config["model"])
+            latent.LatentConfig.from_json(config["model"])
             im = config["imagine"]
             self.n_masks, self.n_samples, self.horizon = int(im["n_masks"]), int(im["n_samples"]), int(im["horizon"])
             self.tau = float(tau if tau is not None else im["tau"])
@@ -86,7 +86,7 @@ class LatentScorer:
         self.checkpoint, self.config = str(checkpoint), config
         self._jax, self._jnp = jax, jnp
         self._tactic_actions = latent.tactic_actions
-        self._imagine = latent.imagine_fn(model, cfg, self.n_masks, self.n_samples, self.horizon)
+        self._model, self._imagine_fn = model, latent.imagine
         try:  # compile now, and prove the weights fit the computation, before any game starts
             dummy = np.zeros((8, self.n_samples, self.horizon, 11), np.float32)
             out = self._imagine(jnp.zeros((SIZE, SIZE), jnp.int8), jnp.asarray(dummy), jax.random.PRNGKey(0))
@@ -95,6 +95,9 @@ class LatentScorer:
         except Exception as exc:
             raise ScorerError(f"latent checkpoint {checkpoint} does not run: {type(exc).__name__}: {exc}") from None
         self.last_ms = 0.0
+
+    def _imagine(self, frame: Any, acts: Any, key: Any) -> Any:
+        return self._imagine_fn(self._model, frame, acts, key, self.n_masks)
 
     def score(self, state: Observation, tactics: Sequence[Tactic], goals: Sequence[str],
               context: Mapping[str, Any]) -> list[Score]:
@@ -156,19 +159,8 @@ class CriticScorer:
         self._jnp = jnp
         self._critic = critic
         self._goal_cache: dict[str, np.ndarray[Any, Any]] = {}
-
-        import equinox as eqx
-        import jax
-
-        @eqx.filter_jit
-        def table(model: Any, frame: Any, tactics: Any, goals: Any) -> tuple[Any, Any]:
-            s = model.state(frame)
-            per_goal = jax.vmap(lambda tac, g: model.qs(s, tac, g), in_axes=(None, 0))
-            q1, q2 = jax.vmap(per_goal, in_axes=(0, None))(tactics, goals)   # (T, G)
-            return q1, q2
-
         self._model = model
-        self._table = table
+        self._table = critic.q_table
         try:
             q1, _ = self._run(np.zeros((SIZE, SIZE), np.int8), [[(1, -1, -1)]], [LEVEL_UP])
             if not np.all(np.isfinite(q1)):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from typing import Any
@@ -12,9 +13,24 @@ import numpy as np
 import optax
 
 Batch = dict[str, Any]
+LossFn = Callable[[Any, Batch, jax.Array], tuple[jax.Array, dict[str, jax.Array]]]
 
 
-def fit(model: Any, loss_fn: Callable[[Any, Batch, jax.Array], tuple[jax.Array, dict[str, jax.Array]]],
+@functools.lru_cache(maxsize=8)
+def optimizer(lr: float) -> Any:
+    """Adam with global-norm clipping; one object per learning rate, so compiled steps are reused."""
+    return optax.chain(optax.clip_by_global_norm(1.0), optax.adam(lr))
+
+
+@eqx.filter_jit
+def _step(model: Any, opt_state: Any, batch: Batch, key: jax.Array, loss_fn: LossFn,
+          opt: Any) -> tuple[Any, Any, jax.Array]:
+    (loss, _aux), grads = eqx.filter_value_and_grad(loss_fn, has_aux=True)(model, batch, key)
+    updates, opt_state = opt.update(grads, opt_state, eqx.filter(model, eqx.is_inexact_array))
+    return eqx.apply_updates(model, updates), opt_state, loss
+
+
+def fit(model: Any, loss_fn: LossFn,
         make_batch: Callable[[np.ndarray[Any, Any]], Batch], train_idx: np.ndarray[Any, Any], *, epochs: int,
         batch_size: int, lr: float, seed: int, label: str,
         evaluate: Callable[[Any], dict[str, float]] | None = None,
@@ -22,16 +38,10 @@ def fit(model: Any, loss_fn: Callable[[Any, Batch, jax.Array], tuple[jax.Array, 
     """Train `model` on minibatches of `train_idx`; returns the model and a history (losses, eval, time).
 
     Deterministic under `seed`: the batch order comes from numpy's seeded generator and the JAX keys from
-    `seed` folded with the step number."""
-    opt = optax.chain(optax.clip_by_global_norm(1.0), optax.adam(lr))
+    `seed` folded with the step number. `loss_fn` must be a module-level function (it is a static argument
+    of the compiled step, so a second training of the same shapes reuses the compilation)."""
+    opt = optimizer(lr)
     opt_state = opt.init(eqx.filter(model, eqx.is_inexact_array))
-
-    @eqx.filter_jit
-    def step(model: Any, opt_state: Any, batch: Batch, key: jax.Array) -> tuple[Any, Any, jax.Array, Any]:
-        (loss, aux), grads = eqx.filter_value_and_grad(loss_fn, has_aux=True)(model, batch, key)
-        updates, opt_state = opt.update(grads, opt_state, eqx.filter(model, eqx.is_inexact_array))
-        model = eqx.apply_updates(model, updates)
-        return model, opt_state, loss, aux
 
     rng = np.random.default_rng(seed)
     base = jax.random.PRNGKey(seed)
@@ -40,10 +50,11 @@ def fit(model: Any, loss_fn: Callable[[Any, Batch, jax.Array], tuple[jax.Array, 
     per_epoch = max(1, n // bs)
     history: dict[str, Any] = {"loss": [], "eval": []}
     start = time.perf_counter()
+    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     with Progress(TextColumn(f"[bold]{label}[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TextColumn("{task.fields[status]}"), disable=not progress, transient=False) as bar:
+                  TextColumn("{task.fields[status]}"), console=Console(stderr=True), disable=not progress, transient=False) as bar:
         task = bar.add_task(label, total=epochs * per_epoch, status="")
         k = 0
         for epoch in range(epochs):
@@ -51,7 +62,8 @@ def fit(model: Any, loss_fn: Callable[[Any, Batch, jax.Array], tuple[jax.Array, 
             losses = []
             for b in range(per_epoch):
                 idx = order[b * bs:(b + 1) * bs]
-                model, opt_state, loss, _aux = step(model, opt_state, make_batch(idx), jax.random.fold_in(base, k))
+                model, opt_state, loss = _step(model, opt_state, make_batch(idx), jax.random.fold_in(base, k),
+                                               loss_fn, opt)
                 losses.append(float(loss))
                 k += 1
                 bar.update(task, advance=1, status=f"epoch {epoch + 1}/{epochs} loss {np.mean(losses):.4f}")
