@@ -117,13 +117,12 @@ def build_samples(ds: Dataset, idx: np.ndarray[Any, Any], cfg: CriticConfig, see
     n = len(ds)
     cols: dict[str, list[Any]] = {k: [] for k in Samples.__dataclass_fields__}
     L = cfg.tactic_len
-    for t in idx:
-        t = int(t)
-        ep = ds.episode[t]
-        last = t
-        while last + 1 < n and ds.episode[last + 1] == ep:
-            last += 1
-        ep_end = last
+    # the last index of each transition's run (runs are contiguous)
+    boundary = np.flatnonzero(np.diff(ds.episode) != 0)
+    ends = np.append(boundary, n - 1)
+    run_end = ends[np.searchsorted(ends, np.arange(n))]
+    for t in (int(i) for i in idx):
+        ep_end = int(run_end[t])
         span = min(L, ep_end - t + 1)
         acts = [(int(ds.action[j]), int(ds.click[j, 0]), int(ds.click[j, 1])) for j in range(t, t + span)]
         feats = tactic_features(acts, L)
