@@ -29,6 +29,8 @@ def register(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed for the split, initialisation and batches (default: 0)")
     p.add_argument("--batch-size", type=int, default=None, help="minibatch size (default: 32 latent, 64 critic)")
     p.add_argument("--val-fraction", type=float, default=0.2, help="held-out share of the data (default: 0.2)")
+    p.add_argument("--max-train", type=int, default=None, metavar="N",
+                   help="train on at most N transitions of the training split (a seeded subset; default: all)")
     p.add_argument("--devset", metavar="DIR", default=None,
                    help="a development collection: refuse games of its held-out families")
     p.set_defaults(handler=run)
@@ -52,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
     ds = load_any([Path(r) for r in args.runs])
     check_devset(list(ds.meta.get("games", [])), args.devset)
     model: Any
-    extra = {"batch_size": args.batch_size} if args.batch_size else {}
+    extra: dict[str, Any] = {"batch_size": args.batch_size} if args.batch_size else {}
+    extra["max_train"] = args.max_train
     if args.kind == "latent":
         from dreamteam.learn import latent
 

@@ -256,7 +256,7 @@ def skeleton(config: dict[str, Any]) -> CriticModel:
 
 
 def train(ds: Dataset, *, epochs: int, seed: int, batch_size: int = 64, lr: float = 3e-4,
-          val_fraction: float = 0.2, cfg: CriticConfig | None = None, progress: bool = True) -> tuple[CriticModel, dict[str, Any]]:
+          val_fraction: float = 0.2, max_train: int | None = None, cfg: CriticConfig | None = None, progress: bool = True) -> tuple[CriticModel, dict[str, Any]]:
     """Train on a dataset with a held-out split; returns the model and its config (metrics included)."""
     from dreamteam.learn.dataset import split
     from dreamteam.learn.latent import data_summary
@@ -264,6 +264,8 @@ def train(ds: Dataset, *, epochs: int, seed: int, batch_size: int = 64, lr: floa
 
     cfg = cfg or CriticConfig()
     train_idx, val_idx = split(ds, val_fraction, seed)
+    if max_train and len(train_idx) > max_train:   # a seeded subset, to bound the time per epoch
+        train_idx = np.sort(np.random.default_rng(seed).choice(train_idx, max_train, replace=False))
     goals = goal_matrix(ds.goal_names, cfg.goal_dim)
     tr = build_samples(ds, train_idx, cfg, seed)
     va = build_samples(ds, val_idx, cfg, seed + 1)
@@ -276,7 +278,7 @@ def train(ds: Dataset, *, epochs: int, seed: int, batch_size: int = 64, lr: floa
                                                                                           float("nan"))
     config = {"kind": KIND, "model": cfg.to_json(),
               "training": {"epochs": epochs, "seed": seed, "batch_size": batch_size, "lr": lr,
-                           "val_fraction": val_fraction, "train_samples": len(tr.start),
+                           "val_fraction": val_fraction, "max_train": max_train, "train_samples": len(tr.start),
                            "val_samples": len(va.start), "train_transitions": len(train_idx),
                            "val_transitions": len(val_idx), "loss": history["loss"],
                            "train_seconds": history["train_seconds"], "steps": history["steps"]},

@@ -313,13 +313,15 @@ IMAGINE_DEFAULTS: dict[str, Any] = {"n_masks": 8, "n_samples": 4, "horizon": 8, 
 
 
 def train(ds: Dataset, *, epochs: int, seed: int, batch_size: int = 32, lr: float = 1e-3,
-          val_fraction: float = 0.2, cfg: LatentConfig | None = None, progress: bool = True) -> tuple[LatentModel, dict[str, Any]]:
+          val_fraction: float = 0.2, max_train: int | None = None, cfg: LatentConfig | None = None, progress: bool = True) -> tuple[LatentModel, dict[str, Any]]:
     """Train on a dataset with a held-out split; returns the model and its config (metrics included)."""
     from dreamteam.learn.dataset import split
     from dreamteam.learn.training import fit
 
     cfg = cfg or LatentConfig()
     train_idx, val_idx = split(ds, val_fraction, seed)
+    if max_train and len(train_idx) > max_train:   # a seeded subset, to bound the time per epoch
+        train_idx = np.sort(np.random.default_rng(seed).choice(train_idx, max_train, replace=False))
     model = new_model(cfg, seed)
     model, history = fit(model, loss, make_batches(ds, cfg.gamma), train_idx,
                          epochs=epochs, batch_size=batch_size, lr=lr, seed=seed, label="train latent",
@@ -333,7 +335,7 @@ def train(ds: Dataset, *, epochs: int, seed: int, batch_size: int = 32, lr: floa
               "imagine": {**IMAGINE_DEFAULTS, "tau": gate["tau"]},
               "gate_calibration": gate,
               "training": {"epochs": epochs, "seed": seed, "batch_size": batch_size, "lr": lr,
-                           "val_fraction": val_fraction, "train_transitions": len(train_idx),
+                           "val_fraction": val_fraction, "max_train": max_train, "train_transitions": len(train_idx),
                            "val_transitions": len(val_idx), "loss": history["loss"],
                            "train_seconds": history["train_seconds"], "steps": history["steps"]},
               "data": data_summary(ds),
