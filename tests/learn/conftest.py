@@ -12,6 +12,13 @@ pytest.importorskip("jax")
 
 from dreamteam.learn.dataset import LEVEL_UP, LOSE, PAD, Dataset, _steps_to  # noqa: E402
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run these tests last: once JAX is imported its threads make the os.fork() of later tests (the
+    sandbox's subprocesses) warn about deadlocks."""
+    here = Path(__file__).parent
+    items.sort(key=lambda item: here in Path(str(item.path)).parents)
+
+
 TINY_LATENT = {"z_dim": 8, "width": 4, "hidden": 32, "action_dim": 8}
 TINY_CRITIC = {"width": 4, "state_dim": 16, "goal_dim": 16, "hidden": 32}
 
