@@ -5,7 +5,7 @@
   explicit dropout masks, so Monte-Carlo dropout is N passes with N masks.
 - Decoder: z' -> next-frame logits per cell (transposed convs), plus a learned per-colour copy term on the
   current frame (most cells do not change; the decoder learns the change).
-- Event head on z': none / level-up / game over. Value head V(z) on discounted level-up returns.
+- Event head on z': none / level-up / game over (unweighted, so its probabilities stay calibrated). Value head V(z) on discounted level-up returns.
 - Loss: per-cell cross-entropy + kl_weight * (KL(q || N(0,I)) + KL(p || N(0,I))) + event cross-entropy
   + value MSE + a consistency term pulling mu' toward the encoder's mean of the real next frame (so several
   latent steps stay where frames live).
@@ -142,12 +142,9 @@ def make_batches(ds: Dataset, gamma: float) -> Any:
 
 
 def event_weights(ds: Dataset) -> np.ndarray[Any, Any]:
-    """Inverse-frequency class weights for the event head (level-ups and game overs are rare)."""
-    events = np.where(ds.level_up, 1, np.where(ds.game_over, 2, 0))
-    counts = np.bincount(events, minlength=3).astype(np.float32) + 1.0
-    w = counts.sum() / (3 * counts)
-    out: np.ndarray[Any, Any] = np.clip(w / w[0], 1.0, 50.0).astype(np.float32)
-    return out
+    """Class weights for the event head: all 1, so its probabilities stay calibrated (imagination sums them
+    over the horizon as expected rewards; inverse-frequency weights made a game over look likely everywhere)."""
+    return np.ones(len(EVENTS), dtype=np.float32)
 
 
 def _one_loss(model: LatentModel, frame: jax.Array, nxt: jax.Array, act: jax.Array, event: jax.Array,
