@@ -93,7 +93,7 @@ class LatentModel(eqx.Module):
         self.deconvs = (eqx.nn.ConvTranspose2d(2 * w, 2 * w, 4, stride=2, padding=1, key=ks[4]),
                         eqx.nn.ConvTranspose2d(2 * w, w, 4, stride=2, padding=1, key=ks[5]),
                         eqx.nn.ConvTranspose2d(w, CLASSES, 4, stride=2, padding=1, key=ks[6]))
-        self.copy = jnp.full((CLASSES,), 3.0)
+        self.copy = jnp.full((CLASSES,), 5.0)
         self.events = MLP([cfg.z_dim, 64, len(EVENTS)], key=ks[7])
         self.value = MLP([cfg.z_dim, 64, 1], key=ks[8])
 
@@ -295,7 +295,7 @@ def calibrate_tau(model: LatentModel, cfg: LatentConfig, ds: Dataset, idx: np.nd
 def new_model(cfg: LatentConfig, seed: int) -> LatentModel:
     """A freshly initialised model, deterministic in `seed` (weights drawn by `nets.numpy_init`)."""
     model: LatentModel = numpy_init(skeleton({"model": cfg.to_json()}), seed)
-    fresh: LatentModel = eqx.tree_at(lambda m: m.copy, model, jnp.full((CLASSES,), 3.0))
+    fresh: LatentModel = eqx.tree_at(lambda m: m.copy, model, jnp.full((CLASSES,), 5.0))
     return fresh
 
 
