@@ -288,8 +288,17 @@ def calibrate_tau(model: LatentModel, cfg: LatentConfig, ds: Dataset, idx: np.nd
                                   n_masks)
         us.append(float(u[0]))
     arr = np.asarray(us)
-    return {"tau": float(np.quantile(arr, quantile)), "u_median": float(np.median(arr)),
-            "u_quantile": quantile, "u_samples": float(len(arr))}
+    tau = float(np.quantile(arr, quantile))
+    # the gate's calibration: how often the first predicted frame was wrong (any cell) where the gate would
+    # accept (u <= tau) against where it would abstain
+    acts = action_features(ds.action[sel], ds.click[sel])
+    pred = np.asarray(predict_next(model, jnp.asarray(ds.frame[sel]), jnp.asarray(acts)))
+    wrong = np.any(pred != ds.next_frame[sel], axis=(1, 2))
+    accepted = arr <= tau
+    return {"tau": tau, "u_median": float(np.median(arr)), "u_quantile": quantile, "u_samples": float(len(arr)),
+            "first_prediction_wrong_accepted": float(wrong[accepted].mean()) if accepted.any() else float("nan"),
+            "first_prediction_wrong_rejected": float(wrong[~accepted].mean()) if (~accepted).any() else float("nan"),
+            "accepted": float(accepted.sum()), "rejected": float((~accepted).sum())}
 
 
 def new_model(cfg: LatentConfig, seed: int) -> LatentModel:

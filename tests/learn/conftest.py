@@ -12,6 +12,7 @@ pytest.importorskip("jax")
 
 from dreamteam.learn.dataset import LEVEL_UP, LOSE, PAD, Dataset, _steps_to  # noqa: E402
 
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Run these tests last: once JAX is imported its threads make the os.fork() of later tests (the
     sandbox's subprocesses) warn about deadlocks."""

@@ -29,6 +29,9 @@ def test_latent_trains_and_reports_held_out_metrics(latent_ckpt: tuple[Path, Any
     assert config["training"]["loss"][-1] < config["training"]["loss"][0]   # it learns something
     assert np.isfinite(config["imagine"]["tau"]) and config["data"]["transitions"] == 40
     assert config["model"]["z_dim"] == TINY_LATENT["z_dim"]
+    gate = config["gate_calibration"]
+    assert gate["accepted"] + gate["rejected"] == gate["u_samples"] and gate["accepted"] >= 1
+    assert 0.0 <= gate["first_prediction_wrong_accepted"] <= 1.0
 
 
 def test_latent_training_is_deterministic_under_a_seed(latent_ckpt: tuple[Path, Any, dict[str, Any]],
