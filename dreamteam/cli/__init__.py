@@ -27,6 +27,8 @@ COMMAND_MODULES = (
     "dreamteam.cli.runs_cmd",
     "dreamteam.cli.view_cmd",
     "dreamteam.cli.generate_cmd",
+    "dreamteam.cli.dataset_cmd",
+    "dreamteam.cli.train_cmd",
 )
 
 
