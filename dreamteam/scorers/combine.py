@@ -121,6 +121,18 @@ class ScorerSet:
         """The scorers' names, in spec order."""
         return [s.name for s in self.loaded]
 
+    def critiques(self) -> dict[str, list[str]]:
+        """What scorers that also critique (an optional `last_critique: list[str]` attribute, set by their last
+        `score` call) said about the tactics they scored last, by scorer name; empty lines are left out."""
+        out: dict[str, list[str]] = {}
+        for s in self.loaded:
+            lines = getattr(s.scorer, "last_critique", None)
+            if isinstance(lines, list | tuple):
+                kept = [str(line) for line in lines if str(line).strip()]
+                if kept:
+                    out[s.name] = kept
+        return out
+
     def portable_spec(self) -> str:
         """The spec with every checkpoint as an absolute path (for workers whose working directory differs)."""
         parts = []

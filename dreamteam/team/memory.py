@@ -28,6 +28,8 @@ class StepMemory:
     actions: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT))
     tactics: list[Tactic] = field(default_factory=list)
     ranking: list[ScoredTactic] = field(default_factory=list)
+    critiques: dict[str, list[str]] = field(default_factory=dict)
+    """The scorers' critiques of this step's tactics (see `ScorerSet.critiques`), for the Critic to route."""
     """This step's tactics as the scorers ranked them (the order of `tactics`), until the step's commit."""
     probes: list[Probe] = field(default_factory=list)
     flags: list[str] = field(default_factory=list)

@@ -160,7 +160,7 @@ class RoleNodes:
             # frontier, so the Inductive Explorer's search (the costliest call) is skipped until a new state,
             # except every SEARCH_WHILE_GRINDING-th step (the map can be wrong, e.g. when things move).
             self.mem.skipped_searches += 1
-            self.mem.tactics, self.mem.ranking = [], []
+            self.mem.tactics, self.mem.ranking, self.mem.critiques = [], [], {}
             self.mem.flags.append(f"inductive skipped: no new state for "
                                   f"{self.mem.exploration['steps_since_new_state']} steps")
             return {"proposed": {"inductive": "skipped: grinding"}}
@@ -176,6 +176,7 @@ class RoleNodes:
             "prediction_accuracy": _accuracy(state),
         })
         self.mem.ranking = self._rank(tactics, state)
+        self.mem.critiques = self.scorers.critiques() if tactics else {}
         self.mem.tactics = [s.tactic for s in self.mem.ranking]
         self._submit("strategy", strategy_patch, [])
         return {"proposed": {"inductive": f"{len(self.mem.tactics)} tactics"},
@@ -251,12 +252,21 @@ class RoleNodes:
             "prediction_accuracy": sum(hits) / len(hits) if hits else 0.0,
             "proposals": proposals_json(self.mem.tactics, self.mem.probes),
         })
+        feedback = dict(feedback)
+        for name, lines in self.mem.critiques.items():
+            # a learned critic's critique of the tactics goes to those who choose and make them
+            for role in ("leader", "inductive"):
+                said = f"{name} critique: " + " ".join(lines[:3])
+                feedback[role] = f"{feedback[role]}\n{said}" if feedback.get(role) else said
         roles = self.roles.by_name()
         for role, text in feedback.items():
             if role in roles:
                 roles[role].feedback.append(text)
         self.mem.flags.extend(flags)
-        self._write_json("critique", {"feedback": feedback, "flags": flags})
+        record: dict[str, Any] = {"feedback": feedback, "flags": flags}
+        if self.mem.critiques:
+            record["critiques"] = self.mem.critiques
+        self._write_json("critique", record)
         return {"feedback": feedback}
 
     def leader(self, state: StepState) -> StepState:

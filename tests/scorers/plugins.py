@@ -123,3 +123,17 @@ class Marker:
         with self.log.open("a", encoding="utf-8") as f:
             f.write(f"{os.getpid()} {len(tactics)}\n")
         return [Score(float(-i), 0.0, "marker") for i in range(len(tactics))]
+
+
+class Critiques:
+    """Scores nothing (abstains) but critiques: `last_critique` names the first tactic of its last call."""
+
+    name = "critiques"
+
+    def __init__(self, checkpoint: str | None = None) -> None:
+        self.last_critique: list[str] = []
+
+    def score(self, state: Observation, tactics: Sequence[Tactic], goals: Sequence[str],
+              context: Mapping[str, Any]) -> list[Score]:
+        self.last_critique = [f"tactic {tactics[0].name} is likely to lose the level"] if tactics else []
+        return [Score(None, 0.0, "critiques: abstains") for _ in tactics]

@@ -211,3 +211,22 @@ def test_scorers_run_only_on_steps_that_decide(tmp_path: Path) -> None:
     assert len(decisions) < BUDGET, "some steps went on with a committed plan"
     commits = _messages(run).count("\nscores:\n")
     assert commits == len(scored), "one scores paragraph per scored decision"
+
+
+def test_a_scorers_critique_reaches_critique_json_and_the_leaders_feedback(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    _play(run, "--scorer", f"rollout,{PLUGINS}:Critiques")
+    shas = subprocess.run(["git", "-C", str(run / "workspace"), "log", "--format=%H", "--", "critique.json"],
+                          capture_output=True, text=True, check=True).stdout.split()
+    routed = []
+    for sha in shas:
+        record = json.loads(subprocess.run(["git", "-C", str(run / "workspace"), "show", f"{sha}:critique.json"],
+                                           capture_output=True, text=True, check=True).stdout)
+        if record.get("critiques"):
+            routed.append(record)
+    assert routed, "some step had tactics, so the critique was recorded"
+    for record in routed:
+        (line,) = record["critiques"]["critiques"]
+        assert line.startswith("tactic ") and line.endswith(" is likely to lose the level")
+        for role in ("leader", "inductive"):
+            assert f"critiques critique: {line}" in record["feedback"][role]
