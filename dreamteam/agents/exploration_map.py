@@ -8,6 +8,7 @@ for the nearest untested action when its own sub-goals stop finding anything new
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -77,8 +78,10 @@ class ExplorationMap:
         self.kind_changes: dict[int, int] = {}
         self.colour_clicks: dict[int, list[int]] = {}
         """Clicks per colour clicked: [tries, changes]."""
-        self.level_tries: dict[str, int] = {}
-        """Tries per action label (kind, or click cell) in the current level (see `balance_kinds`)."""
+        self.level_kind_tries: Counter[int] = Counter()
+        """Tries per action kind in the current level (see `balance_kinds`)."""
+        self.level_label_tries: Counter[str] = Counter()
+        """Tries per action label (a click's label names its cell) in the current level."""
         self._available: tuple[int, ...] = ()
         self.key: StateKey = ""
         self.new_states = 0
@@ -146,7 +149,7 @@ class ExplorationMap:
         if self._pending is not None and known and obs.levels_completed > self.level:
             self.memory.exit = (self._pending.grid, self._pending.action)
         self.level = obs.levels_completed
-        self.level_tries = {}
+        self.level_kind_tries, self.level_label_tries = Counter(), Counter()
         if self.level not in self.levels:
             # No HUD mask carried over: a new level may place (or scale) its status bar differently.
             self.levels[self.level] = LevelMemory(
@@ -180,22 +183,21 @@ class ExplorationMap:
     def _balanced(self, grid: Grid, simple: tuple[Action, ...], clicks: tuple[Action, ...]) -> tuple[Action, ...]:
         """Simple actions and the first click by how often their kind was tried in the level (least first,
         seeded random ties; a kind that never changed anything in IDLE_KIND_AFTER tries last), then the other
-        clicks; clicks ordered by how often their colour, then their cell,
-        was clicked (an object that moves is still the same object)."""
-        tries = self.level_tries
+        clicks; clicks ordered by how often their colour, then their cell, was clicked (an object that moves
+        is still the same object)."""
 
         def click_tries(a: Action) -> tuple[int, int]:
             colour = int(grid[a.y, a.x]) if a.x is not None and a.y is not None else -1
-            return self.colour_clicks.get(colour, [0, 0])[0], tries.get(a.label(), 0)
+            return self.colour_clicks.get(colour, [0, 0])[0], self.level_label_tries[a.label()]
 
         clicks = tuple(sorted(clicks, key=click_tries))  # stable: rank order on ties
         heads = list(simple) + list(clicks[:1])
         jitter = {a.label(): self._rng.random() for a in heads}
 
         def idle(a: Action) -> bool:
-            return self.kind_tries.get(a.id, 0) >= IDLE_KIND_AFTER and not self.kind_changes.get(a.id, 0)
+            return self._kind_idle(a.id, IDLE_KIND_AFTER)
 
-        ordered = sorted(heads, key=lambda a: (tries.get(f"kind:{a.id}", 0), jitter[a.label()]))
+        ordered = sorted(heads, key=lambda a: (self.level_kind_tries[a.id], jitter[a.label()]))
         active, idle_heads = [a for a in ordered if not idle(a)], [a for a in ordered if idle(a)]
         if clicks and idle(clicks[0]):
             return tuple(active + idle_heads) + clicks[1:]
@@ -230,8 +232,8 @@ class ExplorationMap:
 
     def _count_kind(self, action: Action, changed: bool) -> None:
         self.kind_tries[action.id] = self.kind_tries.get(action.id, 0) + 1
-        for name in (f"kind:{action.id}", action.label()):
-            self.level_tries[name] = self.level_tries.get(name, 0) + 1
+        self.level_kind_tries[action.id] += 1
+        self.level_label_tries[action.label()] += 1
         self.kind_changes[action.id] = self.kind_changes.get(action.id, 0) + int(changed)
 
     def _count_colour(self, pending: Pending, changed: bool) -> None:
@@ -259,8 +261,11 @@ class ExplorationMap:
 
     def _useful(self, action: Action) -> bool:
         """False for an action kind tried many times (across levels) without ever changing anything."""
-        tries = self.kind_tries.get(action.id, 0)
-        return tries < self.options.useless_after or self.kind_changes.get(action.id, 0) > 0
+        return not self._kind_idle(action.id, self.options.useless_after)
+
+    def _kind_idle(self, kind: int, after: int) -> bool:
+        """Whether the action kind was tried at least `after` times (across levels) and never changed anything."""
+        return self.kind_tries.get(kind, 0) >= after and not self.kind_changes.get(kind, 0)
 
     def _refresh_hud(self, mem: LevelMemory) -> bool:
         """Re-detect the HUD on recent steps; on a new mask rebuild the graph. True if it changed."""

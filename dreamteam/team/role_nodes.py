@@ -217,16 +217,12 @@ class RoleNodes:
     def _on_floor(self, state: StepState) -> bool:
         """Prediction accuracy under FLOOR_ACCURACY (or nothing checked yet) while the map has a walk to an
         untested action whose first step is not known or predicted to lose: the leader's floor, for which
-        neither explorer's proposal is needed (a walk that starts with a loss leaves the leader to them)."""
+        no probe is needed (a walk that starts with a loss leaves the leader to the probes)."""
         accuracy = _accuracy(state)
         walk = self.mem.exploration.get("actions") or []
         if accuracy is not None and accuracy >= FLOOR_ACCURACY or not walk:
             return False
-        obs = self.mem.obs
-        first = Action.from_json(walk[0])
-        if obs is not None and (grid_hash(obs.grid), first.label()) in self.mem.deadly:
-            return False
-        return not self._predicts_game_over(state, first)
+        return not self._loses(state, Action.from_json(walk[0]))
 
     def _grinding(self) -> bool:
         """No new state for `stale_after` steps while the map still knows a way to something untested."""
@@ -331,14 +327,16 @@ class RoleNodes:
         with `predict` those the world model predicts to end the level (game_over among the predicted events)."""
         obs = self.mem.obs
         assert obs is not None
-        fatal = []
-        here = grid_hash(obs.grid)
-        for aid in obs.available_actions:
-            if aid in (RESET, CLICK):
-                continue
-            if (here, Action(aid).label()) in self.mem.deadly or (predict and self._predicts_game_over(state, Action(aid))):
-                fatal.append(Action(aid).to_json())
-        return fatal
+        return [Action(aid).to_json() for aid in obs.available_actions
+                if aid not in (RESET, CLICK) and self._loses(state, Action(aid), predict)]
+
+    def _loses(self, state: StepState, action: Action, predict: bool = True) -> bool:
+        """Whether `action` ended the game from this very frame before, or (with `predict`) the world model
+        predicts that it ends the level."""
+        obs = self.mem.obs
+        assert obs is not None
+        return ((grid_hash(obs.grid), action.label()) in self.mem.deadly
+                or (predict and self._predicts_game_over(state, action)))
 
     def _predicts_game_over(self, state: StepState, action: Action) -> bool:
         """Whether the world model predicts that the simple `action` ends the level from the current frame."""
