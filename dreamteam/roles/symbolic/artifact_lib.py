@@ -97,7 +97,9 @@ def lib_paint_cells(rows: Any, grid: Any, geometry: Any) -> None:
     scale = geometry[0]
     room = len(rows[0]) - geometry[1]
     for cy in range(len(grid)):
-        line = [value for value in grid[cy] for n in range(scale)][:room]
+        # one slice or one range a row: a nested loop per value is thousands of guarded calls on a 64x64 frame
+        cells = grid[cy]
+        line = list(cells[:room]) if scale == 1 else [cells[x // scale] for x in range(min(room, len(cells) * scale))]
         top = geometry[2] + cy * scale
         for y in range(top, min(top + scale, len(rows))):
             rows[y][geometry[1] : geometry[1] + len(line)] = line

@@ -7,15 +7,17 @@ completed: only then do cells correspond and per-cell rules can be learned from 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from dreamteam.perception import label_runs
 from dreamteam.roles.symbolic.frames import DisplayCache, LogicalFrame, logical
+
+_T = TypeVar("_T")
 
 BoolArray = npt.NDArray[np.bool_]
 Cell = tuple[int, int]
@@ -104,6 +106,7 @@ class MotionCache:
     def __init__(self, size: int = 4096) -> None:
         self.size = size
         self._items: dict[tuple[int, Any, Any], dict[int, Motion]] = {}
+        self._memo: dict[tuple[Any, ...], object] = {}
 
     def get(self, t: Transition) -> dict[int, Motion]:
         """`motions(t)`, cached by the transition's key and geometries."""
@@ -114,6 +117,19 @@ class MotionCache:
             if len(self._items) >= self.size:
                 self._items.pop(next(iter(self._items)))
             self._items[key] = found
+        return found
+
+    def memo(self, name: str, t: Transition, extra: Hashable, compute: Callable[[], _T]) -> _T:
+        """`compute()`, a rule family's per-transition evidence, remembered by `name`, the transition's key and
+        geometries and `extra` (whatever else it depends on): a family re-learned over a window of hundreds of
+        64x64 transitions after every wrong prediction would otherwise redo the same work for each of them."""
+        key = (name, t.key, t.before.geometry, t.after.geometry, extra)
+        if key in self._memo:
+            return cast(_T, self._memo[key])
+        found = compute()
+        if len(self._memo) >= 4 * self.size:
+            self._memo.pop(next(iter(self._memo)))
+        self._memo[key] = found
         return found
 
 

@@ -51,7 +51,7 @@ def _movers(c: LearnContext, rules: WorldRules) -> WorldRules:
 
 
 def _patrols(c: LearnContext, rules: WorldRules) -> WorldRules:
-    patrols = learn_patrols(c.transitions, background_colour(c.transitions))
+    patrols = learn_patrols(c.transitions, background_colour(c.transitions), c.cache)
     walking = {p.colour for p in patrols}
     return replace(rules, patrols=patrols, moves=tuple(m for m in rules.moves if m.colour not in walking))
 

@@ -13,6 +13,7 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 import numpy as np
 
@@ -80,6 +81,17 @@ class _Blocking:
     moved: int = 0
     unexplained: int = 0
 
+    def merge(self, other: _Blocking) -> None:
+        """Add `other`'s evidence (which is left as it was: it may be a remembered one)."""
+        self.passable |= other.passable
+        self.stopped += other.stopped
+        self.stop_shapes += other.stop_shapes
+        for c, shapes in other.pass_shapes.items():
+            self.pass_shapes[c] |= shapes
+        self.vacated.update(other.vacated)
+        self.moved += other.moved
+        self.unexplained += other.unexplained
+
 
 def _targets(grid: np.ndarray, colour: int, shift: Shift) -> tuple[set[int], bool, list[tuple[int, int]]]:
     """Colours in the way of all `colour` cells moved by `shift`, whether one falls off, and the cells."""
@@ -118,30 +130,41 @@ def _blocking(
     """Evidence for one rule; for a slide, `shift` is the unit step and the cell after the end is a stop."""
     seen = _Blocking()
     for t in transitions:
-        if not t.local or t.label != action or not (t.before.grid == colour).any():
+        if not t.local or t.label != action:
             continue
-        colours, off, own = _targets(t.before.grid, colour, shift)
-        m = cache.get(t).get(colour)
-        steps = _multiple((m.dx, m.dy), shift) if m is not None and m.kind == "moved" else 0
-        if steps and (slide or steps == 1):
-            seen.moved += 1
-            for i in range(1, steps + 1):
-                entered = _targets(t.before.grid, colour, (shift[0] * i, shift[1] * i))[0]
-                seen.passable |= entered
-                for c, shape in _shapes(t.before.grid, own, (shift[0] * i, shift[1] * i), entered).items():
-                    seen.pass_shapes[c].add(shape)
-            if slide:
-                end = (shift[0] * (steps + 1), shift[1] * (steps + 1))
-                after_end = _targets(t.before.grid, colour, end)
-                seen.stopped.append((after_end[0], after_end[1]))
-                seen.stop_shapes.append(_shapes(t.before.grid, own, end, after_end[0]))
-            landed = {(x + shift[0] * steps, y + shift[1] * steps) for x, y in own}
-            seen.vacated.update(int(t.after.grid[y, x]) for x, y in own if (x, y) not in landed)
-        elif m is not None and m.kind == "static":
-            seen.stopped.append((colours, off))
-            seen.stop_shapes.append(_shapes(t.before.grid, own, shift, colours))
-        else:
-            seen.unexplained += 1
+        one = cache.memo("blocking", t, (colour, shift, slide), partial(_blocking_at, t, cache, colour, shift, slide))
+        if one is not None:
+            seen.merge(one)
+    return seen
+
+
+def _blocking_at(t: Transition, cache: MotionCache, colour: int, shift: Shift, slide: bool) -> _Blocking | None:
+    """One transition's evidence for `_blocking` (None when `colour` is not in its frame)."""
+    if not (t.before.grid == colour).any():
+        return None
+    seen = _Blocking()
+    colours, off, own = _targets(t.before.grid, colour, shift)
+    m = cache.get(t).get(colour)
+    steps = _multiple((m.dx, m.dy), shift) if m is not None and m.kind == "moved" else 0
+    if steps and (slide or steps == 1):
+        seen.moved += 1
+        for i in range(1, steps + 1):
+            entered = _targets(t.before.grid, colour, (shift[0] * i, shift[1] * i))[0]
+            seen.passable |= entered
+            for c, shape in _shapes(t.before.grid, own, (shift[0] * i, shift[1] * i), entered).items():
+                seen.pass_shapes[c].add(shape)
+        if slide:
+            end = (shift[0] * (steps + 1), shift[1] * (steps + 1))
+            after_end = _targets(t.before.grid, colour, end)
+            seen.stopped.append((after_end[0], after_end[1]))
+            seen.stop_shapes.append(_shapes(t.before.grid, own, end, after_end[0]))
+        landed = {(x + shift[0] * steps, y + shift[1] * steps) for x, y in own}
+        seen.vacated.update(int(t.after.grid[y, x]) for x, y in own if (x, y) not in landed)
+    elif m is not None and m.kind == "static":
+        seen.stopped.append((colours, off))
+        seen.stop_shapes.append(_shapes(t.before.grid, own, shift, colours))
+    else:
+        seen.unexplained += 1
     return seen
 
 

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from functools import partial
 
 import numpy as np
 
 from dreamteam.roles.symbolic.artifact_dyn import lib_changes, lib_hex, lib_patrol_key
-from dreamteam.roles.symbolic.evidence import Transition
+from dreamteam.roles.symbolic.evidence import MotionCache, Transition
 from dreamteam.roles.symbolic.model import PatrolRule
 
 MAX_PATROL_CELLS = 12
@@ -28,7 +29,7 @@ MAX_CONTRADICTIONS = 0.1
 Cell = tuple[int, int]
 
 
-def window_changes(transitions: Sequence[Transition]) -> dict[int, list[list[int]]]:
+def window_changes(transitions: Sequence[Transition], cache: MotionCache | None = None) -> dict[int, list[list[int]]]:
     """Per transition index: what changed between the frame before `t.before` and `t.before`.
 
     The frame before is the history's "last" grid when the dynamics kept one (they do once a patrol is
@@ -42,7 +43,9 @@ def window_changes(transitions: Sequence[Transition]) -> dict[int, list[list[int
         if last is None and earlier is not None and earlier.after.grid.shape == t.before.grid.shape \
                 and np.array_equal(earlier.after.grid, t.before.grid):
             last = lib_hex(earlier.before.grid.tolist())
-        out[t.index] = lib_changes(last, t.before.grid.tolist())
+        changed = partial(lib_changes, last, t.before.grid.tolist())
+        seen = tuple(last) if isinstance(last, list) else last
+        out[t.index] = changed() if cache is None else cache.memo("changes", t, seen, changed)
     return out
 
 
@@ -118,25 +121,37 @@ def _paired(cells: Sequence[Cell], following: Sequence[Cell]) -> dict[Cell, Cell
                    for cell, found in options.items()}
 
 
-def learn_patrols(transitions: Sequence[Transition], background: int) -> tuple[PatrolRule, ...]:
-    """Every colour that moves on its own along a route, with its learned route tables."""
+def learn_patrols(transitions: Sequence[Transition], background: int,
+                  cache: MotionCache | None = None) -> tuple[PatrolRule, ...]:
+    """Every colour that moves on its own along a route, with its learned route tables (the per-transition
+    steps remembered in `cache` when given)."""
     tallies: dict[int, _Tally] = defaultdict(_Tally)
-    window = window_changes(transitions)
+    window = window_changes(transitions, cache)
     for t in transitions:
         if not t.local or t.game_over:
             continue
-        before, after = t.before.grid, t.after.grid
         changes = window[t.index]
-        for colour in np.unique(before).tolist():
-            if colour == background:
-                continue
-            cells = _cells(before, colour)
-            following = _cells(after, colour)
-            if not 0 < len(cells) <= MAX_PATROL_CELLS or len(following) != len(cells):
-                continue
-            for cell, target in _paired(cells, following).items():
-                came = [c for c in changes if int(c[2]) == colour and _near(cell, c) == 1]
-                tallies[int(colour)].add(t, cell, target, came)
-    found = (tally.rule(colour) for colour, tally in sorted(tallies.items()))
-    return tuple(rule for rule in found if rule is not None)
+        found = partial(_steps, t, background, changes)
+        extra = (background, tuple(tuple(int(v) for v in c) for c in changes))
+        for colour, cell, target, came in (found() if cache is None else cache.memo("patrol-steps", t, extra, found)):
+            tallies[colour].add(t, cell, target, came)
+    rules = (tally.rule(colour) for colour, tally in sorted(tallies.items()))
+    return tuple(rule for rule in rules if rule is not None)
+
+
+def _steps(t: Transition, background: int, changes: list[list[int]]) -> list[tuple[int, Cell, Cell, list[list[int]]]]:
+    """(colour, cell, next cell, changed cells it may have come from) for each small colour's paired cells."""
+    before, after = t.before.grid, t.after.grid
+    out = []
+    for colour in np.unique(before).tolist():
+        if colour == background:
+            continue
+        cells = _cells(before, colour)
+        following = _cells(after, colour)
+        if not 0 < len(cells) <= MAX_PATROL_CELLS or len(following) != len(cells):
+            continue
+        for cell, target in _paired(cells, following).items():
+            came = [c for c in changes if int(c[2]) == colour and _near(cell, c) == 1]
+            out.append((int(colour), cell, target, came))
+    return out
 

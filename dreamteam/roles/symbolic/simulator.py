@@ -130,10 +130,12 @@ class SimulatorAnswerer:
 
     def judge(self, source: str, transitions: Sequence[Transition],
               observable: str | None = None) -> list[tuple[bool, bool]]:
-        """`verify.verdicts` (frame right, events right) for a source, remembered per (source, transition)."""
+        """`verify.verdicts` (frame right, events right) for a source, remembered per (code, transition)."""
         if not source.strip():
             return [(False, not (t.level_up or t.game_over)) for t in transitions]
-        key = hash((source, observable))
+        # keyed by the code, not the header: a candidate learned again from a longer window has new counts in
+        # its docstring and HYPOTHESES but predicts the same
+        key = hash((code_part(source), observable))
         todo = [t for t in transitions if (key, t.key) not in self.verdicts]
         if todo:
             if len(self.verdicts) > 50_000:

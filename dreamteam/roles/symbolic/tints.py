@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 
 import numpy as np
 
@@ -80,9 +81,15 @@ def observed_pushes(transitions: Sequence[Transition], cache: MotionCache) -> li
     for t in transitions:
         if not t.local or t.label == "ACTION6":
             continue
-        motions = cache.get(t)
-        for mover, (dx, dy) in primary_moves(t, motions).items():
-            found += _pushes(t, mover, motions[mover].cells, dx, dy)
+        found += cache.memo("pushes", t, None, partial(_pushes_in, t, cache))
+    return found
+
+
+def _pushes_in(t: Transition, cache: MotionCache) -> list[_Push]:
+    motions = cache.get(t)
+    found = []
+    for mover, (dx, dy) in primary_moves(t, motions).items():
+        found += _pushes(t, mover, motions[mover].cells, dx, dy)
     return found
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from typing import Any
 from types import SimpleNamespace
 
 import numpy as np
@@ -200,3 +201,35 @@ def test_the_play_flag_reaches_the_backend_config() -> None:
     assert team_backends(parser.parse_args(["--families-off", "together,cover"])).families_off == ("cover", "together")
     with pytest.raises(UserError, match="unknown rule or goal family 'covr'"):
         team_backends(parser.parse_args(["--families-off", "covr"]))
+
+
+@pytest.mark.parametrize("make", [lambda: TintWorld(seed=9), lambda: PatrolWorld(seed=3)], ids=["tints", "patrols"])
+def test_rules_learned_with_remembered_per_transition_evidence_equal_those_learned_afresh(
+        make: Callable[[], Any]) -> None:
+    """The Simulator keeps one MotionCache across steps, and the families remember their per-transition
+    evidence in it (pushes, patrol steps, blocking): learning again over a longer window must give exactly
+    the rules a fresh cache gives."""
+    world = make()
+    raw = record(world, random_moves(9), 240)
+    displays, shared = DisplayCache(), MotionCache()
+    for end in (60, 120, 180, 240):
+        transitions = decode_transitions(raw[:end], [], displays)
+        again = learn(transitions, shared, [])
+        afresh = learn(transitions, MotionCache(), [])
+        assert again == afresh
+    assert afresh.patrols or afresh.tints, "the world shows the family whose evidence is remembered"
+
+
+def test_evidence_gathered_with_remembered_per_transition_steps_equals_evidence_gathered_afresh() -> None:
+    """The explorers keep one MotionCache across steps and `gather` remembers what each move ran into and where
+    the movers stood: over sliding windows it must find what a fresh cache finds."""
+    from dreamteam.roles.symbolic.goals import gather
+
+    world = TintWorld(seed=9)
+    raw = record(world, random_moves(9), 200)
+    displays, shared = DisplayCache(), MotionCache()
+    for end in (50, 100, 150, 200):
+        transitions = decode_transitions(raw[max(0, end - 60):end], [], displays)
+        again = gather(transitions, shared)
+        assert again == gather(transitions, MotionCache())
+        assert again.movers and again.pairs

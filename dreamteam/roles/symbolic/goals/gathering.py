@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
@@ -71,6 +72,11 @@ def _entered(t: Transition, colour: int, shift: tuple[int, int]) -> set[int]:
         if (tx, ty) not in own and 0 <= tx < cols and 0 <= ty < rows:
             out.add(int(t.before.grid[ty, tx]))
     return out
+
+
+def _stood(t: Transition, table: npt.NDArray[np.bool_]) -> tuple[frozenset[tuple[int, int]], ...]:
+    """The cells the movers (`table`: a colour table) stood on before and after `t`."""
+    return _positions(t.before.grid, table), _positions(t.after.grid, table)
 
 
 def _swept(t: Transition, colour: int, shift: tuple[int, int]) -> set[int]:
@@ -215,7 +221,8 @@ def gather(transitions: Sequence[Transition], cache: MotionCache | None = None,
     unrewarded: set[tuple[int, int]] = set()
     for t, colour, shift in moves_seen:
         swept = _swept if (t.label, colour) in sliders else _entered
-        now = {(colour, c) for c in swept(t, colour, shift)}
+        ran_into = partial(swept, t, colour, shift)
+        now = {(colour, c) for c in (ran_into() if cache is None else cache.memo(swept.__name__, t, (colour, shift), ran_into))}
         pairs |= now
         if not t.level_up:
             unrewarded |= now
@@ -254,7 +261,9 @@ def gather(transitions: Sequence[Transition], cache: MotionCache | None = None,
         if t.level_up or t.label == "RESET":
             level_start = t.after.grid
     table = colour_table(movers)
-    visited = {_positions(f.grid, table) for t in transitions for f in (t.before, t.after)} if movers else set()
+    mover_key = tuple(sorted(movers))
+    visited = {p for t in transitions for p in (_stood(t, table) if cache is None else cache.memo(
+        "stood", t, mover_key, partial(_stood, t, table)))} if movers else set()
     moves = tuple(sorted((label, colour, d[0], d[1]) for (label, colour), d in shifts.items()))
     pairs = {(m, c) for m, c in pairs if c not in movers}
     before_up = {(m, c) for m, c in before_up if c not in movers}
