@@ -92,6 +92,14 @@ describe yet) are rarely fixed by one more transition, and learning costs a few 
 on a 64x64 frame."""
 
 
+COSTLY_WORK = 200_000
+"""Logical cells in the window's frames above which learning is costly (about 100 ms: 50 transitions of a
+64x64 grid; our own games' windows stay below it). A costly learning that proposes nothing doubles the wait
+before the next one, up to `MAX_BACKOFF` newer transitions, as a poor fit does: on a large board whose
+sprites the rule kinds do not describe, learning again after every wrong prediction costs half a second a
+step and finds nothing new."""
+
+
 class SimulatorAnswerer:
     """Learns rules, generates dynamics.py, checks it against the current one, proposes it if better."""
 
@@ -105,6 +113,8 @@ class SimulatorAnswerer:
         """Newer transitions to wait for before learning again (see MAX_BACKOFF)."""
         self.learned_at = -1
         """The step of the newest transition the last learning saw."""
+        self.waiting = ""
+        """Why learning waits for `interval` newer transitions (for the notes)."""
 
     def _backing_off(self, raw: Sequence[Mapping[str, Any]]) -> bool:
         """Whether to skip learning now: fewer than `interval` transitions since the last learning, and none
@@ -114,10 +124,17 @@ class SimulatorAnswerer:
             return False
         return len(newer) < self.interval
 
-    def _fitted(self, raw: Sequence[Mapping[str, Any]], fit: float) -> None:
-        """Schedule the next learning by how much of the window the chosen model predicts."""
+    def _fitted(self, raw: Sequence[Mapping[str, Any]], fit: float, fruitless_work: int = 0) -> None:
+        """Schedule the next learning by how much of the window the chosen model predicts, and by what a
+        learning that proposed nothing cost (`fruitless_work`: the window's logical cells, 0 when a patch
+        was proposed)."""
         self.learned_at = max((int(t.get("step", 0)) for t in raw), default=-1)
-        self.interval = 1 if fit >= FIT_OK else min(MAX_BACKOFF, 2 * self.interval)
+        if fit < FIT_OK:
+            self.interval, self.waiting = min(MAX_BACKOFF, 2 * self.interval), f"the rules fit under {FIT_OK:.0%} of the window"
+        elif fruitless_work > COSTLY_WORK:
+            self.interval, self.waiting = min(MAX_BACKOFF, 2 * self.interval), "the last costly learning found nothing new"
+        else:
+            self.interval, self.waiting = 1, ""
 
     def decodes(self, transition: Mapping[str, Any]) -> bool:
         """Whether both frames of a transition decode (malformed ones are left out of the window)."""
@@ -155,20 +172,28 @@ class SimulatorAnswerer:
         if not raw:
             return {"patch": None, "notes": "no transitions yet: nothing to learn from"}
         if self._backing_off(raw):
-            return {"patch": None, "notes": f"the rules fit under {FIT_OK:.0%} of the window: learning again "
-                                             f"after {self.interval} newer transitions"}
+            return {"patch": None, "notes": f"{self.waiting}: learning again after {self.interval} newer transitions"}
         reply = self._learn(request, raw)
         fit = reply.pop("fit", 1.0)
-        self._fitted(raw, float(fit))
+        work = int(reply.pop("work", 0))
+        self._fitted(raw, float(fit), 0 if reply.get("patch") is not None else work)
         return reply
 
     def _learn(self, request: RoleRequest, raw: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         """Learn rules from the window and decide whether to propose them (the reply carries "fit": the share
-        of the window the model that stays or replaces the current one predicts)."""
+        of the window the model that stays or replaces the current one predicts, and "work": the window's
+        logical cells)."""
         previous = assigned_literal(request.surface, "dyn_SCALE_HINTS") or []
         hints = scale_hints([self.displays.get(t["before"]) for t in raw[-40:]]
                             + [self.displays.get(t["after"]) for t in raw[-40:]], previous)
         transitions = decode_transitions(raw, hints, self.displays)
+        work = sum(int(t.before.grid.size) for t in transitions)
+        reply = self._learned(request, transitions, hints)
+        return {**reply, "work": work}
+
+    def _learned(self, request: RoleRequest, transitions: Sequence[Transition], hints: Sequence[Sequence[int]],
+                 ) -> dict[str, Any]:
+        """`_learn` on the decoded window."""
         rules = learn(transitions, self.motions, hints, self.families)
         source = dynamics_source(rules, len(transitions))
         entities = json.dumps(entity_notes(rules), sort_keys=True)

@@ -439,3 +439,29 @@ def test_the_simulator_backs_off_while_its_rules_fit_under_half_the_window() -> 
     # a level-up among the newer transitions makes it learn at once
     assert "learning again" not in ask("simulator", {"transitions": noise[:14], "counterexamples": []},
                                        model=model)["notes"]
+
+
+def _still(steps: int, size: int) -> list[dict[str, Any]]:
+    """Transitions where nothing changes, each on its own random size x size logical board shown one pixel a
+    cell."""
+    rng = np.random.default_rng(3)
+    boards = [encode_grid(rng.integers(0, 10, size=(size, size)).astype(np.int8)) for _ in range(steps)]
+    return [{"step": i, "action": {"action": "ACTION1"}, "before": board, "after": board, "level_up": False,
+             "game_over": False} for i, board in enumerate(boards)]
+
+
+@pytest.mark.parametrize(("size", "waits"), [(64, True), (8, False)])
+def test_a_costly_learning_that_finds_nothing_new_makes_the_simulator_wait(size: int, waits: bool) -> None:
+    """On a large board (60 transitions of 64x64 cells, over `COSTLY_WORK`) a learning whose rules equal the
+    current ones doubles the wait before the next; on a small board the Simulator learns after every call."""
+    model = build("simulator")
+    still = _still(63, size)
+    surface = ask("simulator", {"transitions": still[:60], "counterexamples": []}, model=model)["patch"]
+    assert surface is not None
+    unchanged = ask("simulator", {"transitions": still[:61], "counterexamples": []}, surface=surface, model=model)
+    assert unchanged["patch"] is None and "rules unchanged" in unchanged["notes"]
+    following = ask("simulator", {"transitions": still[:62], "counterexamples": []}, surface=surface, model=model)
+    if waits:
+        assert "the last costly learning found nothing new: learning again after 2" in following["notes"]
+    else:
+        assert "rules unchanged" in following["notes"]
