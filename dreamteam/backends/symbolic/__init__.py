@@ -17,14 +17,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from dreamteam.roles.symbolic.base import Answerer, SymbolicRoleModel
-from dreamteam.roles.symbolic.critic import CriticAnswerer
-from dreamteam.roles.symbolic.families import FamilySwitches, parse_families_off, switches_from_env
-from dreamteam.roles.symbolic.inductive import InductiveAnswerer
-from dreamteam.roles.symbolic.leader import LeaderAnswerer
-from dreamteam.roles.symbolic.observer import ObserverAnswerer
-from dreamteam.roles.symbolic.simulator import SimulatorAnswerer
-from dreamteam.roles.symbolic.transductive import TransductiveAnswerer
+from dreamteam.backends.symbolic.common.base import Answerer, SymbolicRoleModel
+from dreamteam.backends.symbolic.common.families import FamilySwitches, parse_families_off, switches_from_env
+from dreamteam.backends.symbolic.critic import CriticAnswerer
+from dreamteam.backends.symbolic.leader import LeaderAnswerer
+from dreamteam.backends.symbolic.observer import ObserverAnswerer
+from dreamteam.backends.symbolic.planning.goals.families import goal_families
+from dreamteam.backends.symbolic.planning.inductive import InductiveAnswerer
+from dreamteam.backends.symbolic.planning.transductive import TransductiveAnswerer
+from dreamteam.backends.symbolic.worldmodel.families import rule_families
+from dreamteam.backends.symbolic.worldmodel.simulator import SimulatorAnswerer
 
 FAMILY_ROLES = ("simulator", "inductive")
 """The roles whose algorithm takes `families=` (the rule families learned, the goal families derived)."""
@@ -64,4 +66,12 @@ def family_switches(context: Any = None) -> FamilySwitches:
     return FamilySwitches(switches_from_env().off | from_config.off)
 
 
-__all__ = ["ANSWERERS", "FAMILY_ROLES", "SymbolicRoleModel", "build", "family_switches"]
+def describe_families() -> list[tuple[str, str, str, str]]:
+    """(kind, name, description, games) for every registered family, for docs and `--families-off` help."""
+    rules: list[tuple[str, str, str, str]] = [("rule", f.name, f.description, f.games) for f in rule_families()]
+    goals = [("goal", f.name, f.description, f.games)
+             for stage in ("evidence", "clicks") for f in goal_families(stage=stage)]  # type: ignore[arg-type]
+    return rules + goals
+
+
+__all__ = ["ANSWERERS", "FAMILY_ROLES", "SymbolicRoleModel", "build", "describe_families", "family_switches"]

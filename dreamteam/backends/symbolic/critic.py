@@ -18,8 +18,8 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from dreamteam.backends.symbolic.common.base import list_of
 from dreamteam.protocols import RoleRequest
-from dreamteam.roles.symbolic.base import list_of
 
 LOOP_WINDOW = 40
 MIN_REPEATS = 2

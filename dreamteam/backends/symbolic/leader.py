@@ -33,9 +33,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from dreamteam.backends.symbolic.common.base import list_of
+from dreamteam.backends.symbolic.critic import label
 from dreamteam.protocols import RoleRequest
-from dreamteam.roles.symbolic.base import list_of
-from dreamteam.roles.symbolic.critic import label
 
 TRUST = 0.8
 GOAL_TRUST = 0.6

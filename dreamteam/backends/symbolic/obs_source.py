@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from dreamteam.roles.symbolic.codegen import literal
-from dreamteam.roles.symbolic.embed import helper_source
+from dreamteam.backends.symbolic.common.embed import helper_source, literal
 
 HEADER = '''"""Observation surface written by the symbolic observer.
 

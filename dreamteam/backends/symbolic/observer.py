@@ -22,14 +22,14 @@ from typing import Any
 
 import numpy as np
 
+from dreamteam.backends.symbolic.common.artifacts import assigned_literal
+from dreamteam.backends.symbolic.common.base import list_of, text_of
+from dreamteam.backends.symbolic.common.evidence import Transition as Pair
+from dreamteam.backends.symbolic.common.evidence import motions
+from dreamteam.backends.symbolic.common.frames import Array, DisplayCache, logical, scale_hints
+from dreamteam.backends.symbolic.obs_source import entity_types, observable_source
 from dreamteam.perception import detect_hud
 from dreamteam.protocols import RoleRequest
-from dreamteam.roles.symbolic.artifacts import assigned_literal
-from dreamteam.roles.symbolic.base import list_of, text_of
-from dreamteam.roles.symbolic.evidence import Transition as Pair
-from dreamteam.roles.symbolic.evidence import motions
-from dreamteam.roles.symbolic.frames import Array, DisplayCache, logical, scale_hints
-from dreamteam.roles.symbolic.obs_source import entity_types, observable_source
 
 ENTITY_LINE = re.compile(r"entities:\s*(\{.*\})")
 MIN_HUD_FRAMES = 5

@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 from dreamteam.backends.schemas import ROLE_SCHEMAS
+from dreamteam.backends.symbolic import build
+from dreamteam.backends.symbolic.common.artifacts import ArtifactCache
 from dreamteam.backends.validate import validate
 from dreamteam.protocols import RoleRequest
-from dreamteam.roles.symbolic import build
-from dreamteam.roles.symbolic.artifacts import ArtifactCache
 from dreamteam.workspace.surfaces import surface_for_role
 
 SEED_OBSERVABLE = Path(__file__).resolve().parents[3] / "seeds" / "default" / "observable.py"

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 import pytest
 
 from dreamteam.backends.schemas import ROLE_SCHEMAS, ROLES
+from dreamteam.backends.symbolic import build
 from dreamteam.protocols import RoleModel, RoleRequest
-from dreamteam.roles.symbolic import build
 
 
 @dataclass(frozen=True)

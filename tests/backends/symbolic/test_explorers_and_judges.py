@@ -224,8 +224,8 @@ def test_a_sub_goal_that_completes_nothing_gets_two_level_resets_per_level() -> 
     # a spark entered on the way to the door, entered again and again from the level start: after two
     # reset-first top tactics on one level, that sub-goal's reset-first plans are dropped (its plain plans,
     # and level-completing ones, stay); a new level starts the count afresh
-    from dreamteam.roles.symbolic.goals import SubGoal
-    from dreamteam.roles.symbolic.inductive import RESETS_PER_GOAL, InductiveAnswerer
+    from dreamteam.backends.symbolic.planning.goals import SubGoal
+    from dreamteam.backends.symbolic.planning.inductive import RESETS_PER_GOAL, InductiveAnswerer
 
     goals = [SubGoal("repeat-level-up:colour8", "", 2, lambda grid, events: False),
              SubGoal("level_up", "", 0, lambda grid, events: False)]

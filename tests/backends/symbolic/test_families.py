@@ -9,28 +9,27 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from dreamteam.cli import main
-from dreamteam.cli.team_args import add_team_args, check_families_env, families_off, team_backends
-from dreamteam.errors import UserError
-from dreamteam.roles.symbolic import build, family_switches
-from dreamteam.roles.symbolic.evidence import MotionCache, decode_transitions
-from dreamteam.roles.symbolic.families import (
+from dreamteam.backends.symbolic import build, describe_families, family_switches
+from dreamteam.backends.symbolic.common.evidence import MotionCache, decode_transitions
+from dreamteam.backends.symbolic.common.families import (
     CORE,
     ENV_VAR,
     GOAL_FAMILIES,
     RULE_FAMILIES,
     FamilySwitches,
     UnknownFamilyError,
-    describe_families,
     family_names,
-    goal_families,
     parse_families_off,
-    rule_families,
 )
-from dreamteam.roles.symbolic.frames import DisplayCache
-from dreamteam.roles.symbolic.goals import Evidence, SubGoal, click_goals, derive
-from dreamteam.roles.symbolic.learner import learn
-from dreamteam.roles.symbolic.model import WorldRules
+from dreamteam.backends.symbolic.common.frames import DisplayCache
+from dreamteam.backends.symbolic.planning.goals import Evidence, SubGoal, click_goals, derive
+from dreamteam.backends.symbolic.planning.goals.families import goal_families
+from dreamteam.backends.symbolic.worldmodel.families import rule_families
+from dreamteam.backends.symbolic.worldmodel.learner import learn
+from dreamteam.backends.symbolic.worldmodel.model import WorldRules
+from dreamteam.cli import main
+from dreamteam.cli.team_args import add_team_args, check_families_env, families_off, team_backends
+from dreamteam.errors import UserError
 
 from .worlds import (
     MazeWorld,

@@ -9,10 +9,10 @@ from typing import Any
 
 import numpy as np
 
-from dreamteam.roles.symbolic.artifacts import ArtifactCache
-from dreamteam.roles.symbolic.goals import Evidence, derive
-from dreamteam.roles.symbolic.rollout import LogicalRollout, rollout_for
-from dreamteam.roles.symbolic.search import SearchLimits, best_first, breadth_first
+from dreamteam.backends.symbolic.common.artifacts import ArtifactCache
+from dreamteam.backends.symbolic.planning.goals import Evidence, derive
+from dreamteam.backends.symbolic.planning.rollout import LogicalRollout, rollout_for
+from dreamteam.backends.symbolic.planning.search import SearchLimits, best_first, breadth_first
 
 from .test_simulator import learn
 from .worlds import MazeWorld, random_moves, record
@@ -120,8 +120,8 @@ def test_a_rollout_resets_to_the_remembered_level_start_which_is_no_goal_by_itse
 
 
 def test_a_dynamics_that_only_remembers_a_new_level_start_counts_as_new_knowledge() -> None:
-    from dreamteam.roles.symbolic.model import Scene, WorldRules
-    from dreamteam.roles.symbolic.simulator import new_scene
+    from dreamteam.backends.symbolic.worldmodel.model import Scene, WorldRules
+    from dreamteam.backends.symbolic.worldmodel.simulator import new_scene
 
     old = Scene((4, 0, 0), ("5555", "5965"), 5)
     surface = f"dyn_SCENES = {[old.to_json()]!r}\n"
@@ -132,7 +132,7 @@ def test_a_dynamics_that_only_remembers_a_new_level_start_counts_as_new_knowledg
 
 
 def test_recall_keeps_a_level_s_positions_and_touches_beyond_the_window_and_forgets_them_on_a_new_level() -> None:
-    from dreamteam.roles.symbolic.goals import Recall
+    from dreamteam.backends.symbolic.planning.goals import Recall
 
     def window(cells: list[tuple[int, int]], pairs: set[tuple[int, int]]) -> Evidence:
         return Evidence(frozenset({PLAYER}), (), frozenset(frozenset({c}) for c in cells), frozenset(pairs))
@@ -159,10 +159,10 @@ def test_recall_keeps_a_level_s_positions_and_touches_beyond_the_window_and_forg
 def test_a_small_object_in_the_colour_of_a_door_that_stopped_the_player_gets_a_touch_goal() -> None:
     # a closed door (2x2, colour D) stopped the player; a key drawn in D as one cell was never touched: the
     # colour-level model would call it blocking too, so only a goal on its class sends the player to try it
+    from dreamteam.backends.symbolic.common.evidence import decode_transitions
+    from dreamteam.backends.symbolic.common.frames import DisplayCache
+    from dreamteam.backends.symbolic.planning.goals import Recall, gather
     from dreamteam.codec import encode_grid
-    from dreamteam.roles.symbolic.evidence import decode_transitions
-    from dreamteam.roles.symbolic.frames import DisplayCache
-    from dreamteam.roles.symbolic.goals import Recall, gather
 
     door = 13
     rows = ["3333333333",
@@ -240,12 +240,12 @@ def test_before_any_level_up_a_stopper_gets_a_goal_to_run_into_it_while_holding_
 def test_a_slide_over_a_colour_counts_as_entering_it_in_the_model_the_evidence_and_the_search() -> None:
     # on ice the player slides over a spark (S) and ends beyond it: the final grid no longer shows the touch,
     # so the world model raises "passed:P:S", the evidence counts it as entered, and the search finds it
+    from dreamteam.backends.symbolic.common.evidence import decode_transitions
+    from dreamteam.backends.symbolic.common.frames import DisplayCache
+    from dreamteam.backends.symbolic.planning.goals import gather
+    from dreamteam.backends.symbolic.worldmodel.codegen import dynamics_source
+    from dreamteam.backends.symbolic.worldmodel.model import MoveRule, WorldRules, step_rules
     from dreamteam.codec import encode_grid
-    from dreamteam.roles.symbolic.codegen import dynamics_source
-    from dreamteam.roles.symbolic.evidence import decode_transitions
-    from dreamteam.roles.symbolic.frames import DisplayCache
-    from dreamteam.roles.symbolic.goals import gather
-    from dreamteam.roles.symbolic.model import MoveRule, WorldRules, step_rules
 
     spark = 10
     rows = ["3333333",
@@ -295,9 +295,9 @@ def test_a_slide_over_a_colour_counts_as_entering_it_in_the_model_the_evidence_a
 
 def _decoded(items: list[tuple[np.ndarray, np.ndarray, str, int, bool]]) -> list[Any]:
     """Transitions from (before, after, action, step, level_up) logical grids drawn at scale 4."""
+    from dreamteam.backends.symbolic.common.evidence import decode_transitions
+    from dreamteam.backends.symbolic.common.frames import DisplayCache
     from dreamteam.codec import encode_grid
-    from dreamteam.roles.symbolic.evidence import decode_transitions
-    from dreamteam.roles.symbolic.frames import DisplayCache
 
     def up(grid: np.ndarray) -> str:
         return encode_grid(np.kron(grid, np.ones((4, 4), np.int8)))
@@ -328,9 +328,9 @@ def test_a_thing_that_vanishes_and_comes_back_elsewhere_is_no_mover_and_how_long
     # the player takes a spark (it vanishes, a corner cell lights up in its colour) that comes back three
     # actions later, twice on the same action: that is no jump rule of the spark, and the recall measures how
     # long the spark lasts once taken, so a holding goal plans within it
-    from dreamteam.roles.symbolic.evidence import MotionCache
-    from dreamteam.roles.symbolic.goals import Recall, gather
-    from dreamteam.roles.symbolic.movers import learn_moves
+    from dreamteam.backends.symbolic.common.evidence import MotionCache
+    from dreamteam.backends.symbolic.planning.goals import Recall, gather
+    from dreamteam.backends.symbolic.worldmodel.movers import learn_moves
 
     start = grid_of(SPARK_ROOM)
 
@@ -358,7 +358,7 @@ def test_a_thing_that_vanishes_and_comes_back_elsewhere_is_no_mover_and_how_long
 def test_what_was_collected_before_a_level_up_is_read_against_a_level_start_older_than_the_window() -> None:
     # the player took a spark long ago, then walked to the exit: the window no longer holds the level's first
     # frame, but the remembered level start still shows that the spark was collected before the level-up
-    from dreamteam.roles.symbolic.goals import LevelStarts, gather
+    from dreamteam.backends.symbolic.planning.goals import LevelStarts, gather
 
     exit_ = 14
     start = grid_of(SPARK_ROOM)
@@ -394,7 +394,7 @@ def test_a_spark_the_completing_slide_passed_over_on_its_way_into_the_door_is_ta
     # slides on the other actions, so ACTION1 slides too: the completing step ran over the spark and into
     # the door. On the next level a slide takes the spark (it vanishes): the spark is what every level-up
     # had taken, the door what it ran into, and the sub-goal is "take the spark, then run into the door"
-    from dreamteam.roles.symbolic.goals import gather
+    from dreamteam.backends.symbolic.planning.goals import gather
 
     door = 14
     level_a = grid_of(["3e33333333", "3555555553", "3a55555553", "3955553553", "3555555553", "3555555553",
@@ -452,7 +452,7 @@ def test_walls_are_no_goals_and_a_goal_entered_without_a_level_up_is_not_enough_
 
 
 def test_the_estimate_walks_around_walls() -> None:
-    from dreamteam.roles.symbolic.goals.distance import _distance_to, walk_fields
+    from dreamteam.backends.symbolic.planning.goals.distance import _distance_to, walk_fields
 
     rows = ["3333333",
             "3955553",
@@ -554,7 +554,7 @@ class _Counter:
 def test_searches_reset_only_first() -> None:
     # the game resets to the level's start whatever came before: a plan that resets after its first step
     # follows the world model's guess, not the game; the searches try a RESET from their start only
-    from dreamteam.roles.symbolic.goals import SubGoal
+    from dreamteam.backends.symbolic.planning.goals import SubGoal
 
     ten = SubGoal("ten", "reach 10", 1, lambda grid, events: int(grid[0, 0]) == 10, lambda grid: abs(10 - int(grid[0, 0])))
     actions = [{"action": "ACTION1"}, {"action": "RESET"}]

@@ -104,8 +104,8 @@ def test_level_up_tactic_after_seeing_a_level_up() -> None:
 
 
 def test_a_deep_search_finds_the_level_up_the_quick_search_cannot_reach() -> None:
-    from dreamteam.roles.symbolic import build
-    from dreamteam.roles.symbolic.search import SearchLimits
+    from dreamteam.backends.symbolic import build
+    from dreamteam.backends.symbolic.planning.search import SearchLimits
 
     start, transitions = _after_a_level_up()
     dynamics = learned_dynamics(transitions)
@@ -132,8 +132,8 @@ def test_matches_a_canvas_to_its_target() -> None:
 
 def test_stays_cheap_while_the_world_model_mispredicts() -> None:
     # below LOW_ACCURACY nobody follows the plans: no deep search and no click planner run
-    from dreamteam.roles.symbolic import build
-    from dreamteam.roles.symbolic.search import SearchLimits
+    from dreamteam.backends.symbolic import build
+    from dreamteam.backends.symbolic.planning.search import SearchLimits
 
     start, transitions = _after_a_level_up()
     dynamics = learned_dynamics(transitions)
@@ -153,8 +153,8 @@ def test_stays_cheap_while_the_world_model_mispredicts() -> None:
 def test_continues_its_plan_while_the_world_follows_the_prediction() -> None:
     world, transitions = explored_maze(3)
     dynamics = learned_dynamics(transitions)
-    from dreamteam.roles.symbolic import build
-    from dreamteam.roles.symbolic.search import SearchLimits
+    from dreamteam.backends.symbolic import build
+    from dreamteam.backends.symbolic.planning.search import SearchLimits
 
     model = build("inductive", limits=SearchLimits(seconds=10.0))  # no wall-clock cut on a loaded machine
     first = propose(world, transitions, dynamics, MOVES, model=model)["tactics"][0]
@@ -190,7 +190,7 @@ def test_enter_goals_are_kept_per_mover() -> None:
     """The player already stood on the target colour; the pushed block never did: that is still a goal."""
     import numpy as np
 
-    from dreamteam.roles.symbolic.goals import Evidence, derive
+    from dreamteam.backends.symbolic.planning.goals import Evidence, derive
 
     start = np.zeros((3, 5), dtype=np.int8)
     start[1, 0], start[1, 1], start[1, 3] = 9, 12, 6
@@ -214,7 +214,7 @@ def test_all_movers_goal_reads_what_lies_under_them_from_the_level_start() -> No
     """Two avatars must stand on goal colour 8 at once; the level start shows the goals under them."""
     import numpy as np
 
-    from dreamteam.roles.symbolic.goals import Evidence, derive
+    from dreamteam.backends.symbolic.planning.goals import Evidence, derive
 
     floor = np.zeros((3, 6), dtype=np.int8)
     floor[1, 2], floor[1, 5] = 8, 8
@@ -235,7 +235,7 @@ def test_together_goal_asks_for_all_movers_on_a_colour_each_touched_alone() -> N
     both on it at once; it is not derived once they have stood there together, nor while one has not."""
     import numpy as np
 
-    from dreamteam.roles.symbolic.goals import Evidence, derive
+    from dreamteam.backends.symbolic.planning.goals import Evidence, derive
 
     floor = np.zeros((3, 6), dtype=np.int8)
     floor[1, 2], floor[1, 5] = 8, 8
@@ -261,8 +261,9 @@ def test_together_goal_asks_for_all_movers_on_a_colour_each_touched_alone() -> N
 @pytest.mark.parametrize("growth", [1, 8])
 def test_a_deep_search_cut_short_grows_until_it_reaches_a_level_completing_goal(
         growth: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    from dreamteam.roles.symbolic import build, inductive
-    from dreamteam.roles.symbolic.search import SearchLimits
+    from dreamteam.backends.symbolic import build
+    from dreamteam.backends.symbolic.planning import inductive
+    from dreamteam.backends.symbolic.planning.search import SearchLimits
 
     monkeypatch.setattr(inductive, "DEEP_EVERY", 0)  # a deep search on every request, to see each one
     monkeypatch.setattr(inductive, "DEEP_GROWTH", growth)

@@ -8,12 +8,12 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dreamteam.roles.symbolic.artifact_dyn import lib_inside, lib_tick
-from dreamteam.roles.symbolic.artifacts import ArtifactCache
-from dreamteam.roles.symbolic.evidence import decode_transitions
-from dreamteam.roles.symbolic.frames import DisplayCache
-from dreamteam.roles.symbolic.inductive import LogicalCache
-from dreamteam.roles.symbolic.rollout import LogicalRollout, rollout_for
+from dreamteam.backends.symbolic.common.artifact_dyn import lib_inside, lib_tick
+from dreamteam.backends.symbolic.common.artifacts import ArtifactCache
+from dreamteam.backends.symbolic.common.evidence import decode_transitions
+from dreamteam.backends.symbolic.common.frames import DisplayCache
+from dreamteam.backends.symbolic.planning.inductive import LogicalCache
+from dreamteam.backends.symbolic.planning.rollout import LogicalRollout, rollout_for
 
 from .test_inductive import explored_maze, learned_dynamics
 
@@ -83,8 +83,8 @@ def test_remembered_rollout_steps_equal_fresh_ones() -> None:
 @settings(max_examples=200, deadline=None)
 @given(st.integers(1, 12), st.integers(1, 12), st.data())
 def test_rollout_changes_equal_the_dynamics_helper_on_hex_rows(height: int, width: int, data: st.DataObject) -> None:
-    from dreamteam.roles.symbolic.artifact_dyn import lib_changes, lib_hex
-    from dreamteam.roles.symbolic.rollout import _changes
+    from dreamteam.backends.symbolic.common.artifact_dyn import lib_changes, lib_hex
+    from dreamteam.backends.symbolic.planning.rollout import _changes
 
     cells = st.lists(st.integers(0, 15), min_size=width, max_size=width)
     before = data.draw(st.lists(cells, min_size=height, max_size=height))

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from dreamteam.roles.symbolic.artifact_layer import lib_level_floor, lib_restore_covered, lib_vacated_cells
-from dreamteam.roles.symbolic.layers import CoverEvidence
+from dreamteam.backends.symbolic.common.artifact_layer import (
+    lib_level_floor,
+    lib_restore_covered,
+    lib_vacated_cells,
+)
+from dreamteam.backends.symbolic.worldmodel.layers import CoverEvidence
 
 START = [[5, 5, 5, 5], [5, 9, 6, 5], [5, 5, 8, 5]]
 SCENES = [{"geometry": [4, 0, 0], "grid": ["5555", "5965", "5585"], "fill": 5, "residual": []}]

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dreamteam.roles.symbolic.linear import linear_plan, solve_mod, uniform_plans
-from dreamteam.roles.symbolic.search import click_candidates
+from dreamteam.backends.symbolic.planning.linear import linear_plan, solve_mod, uniform_plans
+from dreamteam.backends.symbolic.planning.search import click_candidates
 
 CYCLE = (2, 14, 8)  # three colours a click advances through, in this order
 

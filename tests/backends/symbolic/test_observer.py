@@ -7,11 +7,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from RestrictedPython import compile_restricted
 
+from dreamteam.backends.symbolic.common.artifact_lib import lib_boundaries, lib_parse, lib_render
+from dreamteam.backends.symbolic.common.frames import boundaries, frame_geometry
+from dreamteam.backends.symbolic.obs_source import observable_source
+from dreamteam.backends.symbolic.observer import feedback_entities
 from dreamteam.codec import encode_grid
-from dreamteam.roles.symbolic.artifact_lib import lib_boundaries, lib_parse, lib_render
-from dreamteam.roles.symbolic.frames import boundaries, frame_geometry
-from dreamteam.roles.symbolic.obs_source import observable_source
-from dreamteam.roles.symbolic.observer import feedback_entities
 
 from .helpers import ask, load, sandboxed
 from .worlds import MazeWorld, random_moves, record

@@ -10,15 +10,21 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dreamteam.roles.symbolic.artifact_dyn import lib_tick
-from dreamteam.roles.symbolic.evidence import Transition
-from dreamteam.roles.symbolic.frames import LogicalFrame
-from dreamteam.roles.symbolic.goals import Evidence, colour_table, derive
-from dreamteam.roles.symbolic.goals.gathering import _lasts
-from dreamteam.roles.symbolic.model import TICK_ORDERS, TickRule
-from dreamteam.roles.symbolic.rollout import LogicalRollout
-from dreamteam.roles.symbolic.search import Lapsing, SearchLimits, breadth_first
-from dreamteam.roles.symbolic.ticks import WHOLE_GRID, _merged, _order_fits, _order_fits_by_running, _Outcome
+from dreamteam.backends.symbolic.common.artifact_dyn import lib_tick
+from dreamteam.backends.symbolic.common.evidence import Transition
+from dreamteam.backends.symbolic.common.frames import LogicalFrame, colour_table
+from dreamteam.backends.symbolic.planning.goals import Evidence, derive
+from dreamteam.backends.symbolic.planning.goals.gathering import _lasts
+from dreamteam.backends.symbolic.planning.rollout import LogicalRollout
+from dreamteam.backends.symbolic.planning.search import Lapsing, SearchLimits, breadth_first
+from dreamteam.backends.symbolic.worldmodel.model import TICK_ORDERS, TickRule
+from dreamteam.backends.symbolic.worldmodel.ticks import (
+    WHOLE_GRID,
+    _merged,
+    _order_fits,
+    _order_fits_by_running,
+    _Outcome,
+)
 
 from .test_explorers_and_judges import PROBE, decide
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
+from dreamteam.backends.symbolic.common.artifact_dyn import lib_tint, lib_try_move
 from dreamteam.codec import decode_grid
-from dreamteam.roles.symbolic.artifact_dyn import lib_tint, lib_try_move
 
 from .helpers import load
 from .test_simulator import held_out_hits, learn

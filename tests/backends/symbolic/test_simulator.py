@@ -9,18 +9,18 @@ import numpy as np
 import pytest
 from RestrictedPython import compile_restricted
 
+from dreamteam.backends.symbolic import build
+from dreamteam.backends.symbolic.common.artifact_dyn import lib_patrol_targets
+from dreamteam.backends.symbolic.common.artifact_lib import lib_display, lib_parse
+from dreamteam.backends.symbolic.common.artifacts import ArtifactCache
+from dreamteam.backends.symbolic.common.evidence import decode_transitions
+from dreamteam.backends.symbolic.common.frames import DisplayCache
+from dreamteam.backends.symbolic.planning.rollout import rollout_for
+from dreamteam.backends.symbolic.worldmodel.learner import learn_touches
+from dreamteam.backends.symbolic.worldmodel.model import MoveRule, PatrolRule, WorldRules
+from dreamteam.backends.symbolic.worldmodel.patrols import _paired
+from dreamteam.backends.symbolic.worldmodel.verify import correct, predictor_for
 from dreamteam.codec import decode_grid, encode_grid
-from dreamteam.roles.symbolic import build
-from dreamteam.roles.symbolic.artifact_dyn import lib_patrol_targets
-from dreamteam.roles.symbolic.artifact_lib import lib_display, lib_parse
-from dreamteam.roles.symbolic.artifacts import ArtifactCache
-from dreamteam.roles.symbolic.evidence import decode_transitions
-from dreamteam.roles.symbolic.frames import DisplayCache
-from dreamteam.roles.symbolic.learner import learn_touches
-from dreamteam.roles.symbolic.model import MoveRule, PatrolRule, WorldRules
-from dreamteam.roles.symbolic.patrols import _paired
-from dreamteam.roles.symbolic.rollout import rollout_for
-from dreamteam.roles.symbolic.verify import correct, predictor_for
 
 from .helpers import SEED_OBSERVABLE, ask, load, sandboxed
 from .worlds import (
@@ -351,8 +351,8 @@ def test_a_colour_entered_in_one_shape_and_stopping_in_another_blocks_by_shape(s
 def test_remembered_exceptions_on_a_big_grid_keep_dynamics_under_the_sandbox_size_limit() -> None:
     # 80 transitions of a 60x60 logical grid, every one broken by the new rules: remembering all of them
     # would make a dynamics.py the sandbox refuses to compile (and the world model would stop learning)
-    from dreamteam.roles.symbolic.learner import learn as learn_rules
-    from dreamteam.roles.symbolic.simulator import SimulatorAnswerer
+    from dreamteam.backends.symbolic.worldmodel.learner import learn as learn_rules
+    from dreamteam.backends.symbolic.worldmodel.simulator import SimulatorAnswerer
     from dreamteam.sandbox.policy import MAX_SOURCE_CHARS
 
     raw = record(MazeWorld(seed=7, size=60, bar=False, scale=1), random_moves(8), 80)

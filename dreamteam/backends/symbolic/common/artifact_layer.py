@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dreamteam.roles.symbolic.artifact_dyn import lib_closest_scene, lib_unhex
+from dreamteam.backends.symbolic.common.artifact_dyn import lib_closest_scene, lib_unhex
 
 
 def lib_vacated_cells(before: Any, out: Any, movers: Any) -> list[list[int]]:

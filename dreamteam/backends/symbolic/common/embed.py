@@ -1,4 +1,4 @@
-"""Copy `lib_*` helper functions into artifact source under a surface's helper prefix.
+"""Copy `lib_*` helper functions into artifact source under a surface's helper prefix (and write values as literals).
 
 The helpers live as ordinary typed functions in `artifact_lib` and `artifact_dyn` (so they are linted,
 type-checked and unit-tested); an artifact gets the ones it calls, with their `lib_` dependencies,
@@ -10,9 +10,11 @@ from __future__ import annotations
 import ast
 import functools
 import inspect
+import pprint
 from collections.abc import Iterable
+from typing import Any
 
-from dreamteam.roles.symbolic import artifact_dyn, artifact_layer, artifact_lib
+from dreamteam.backends.symbolic.common import artifact_dyn, artifact_layer, artifact_lib
 
 LIB_PREFIX = "lib_"
 
@@ -101,3 +103,8 @@ def helper_name(name: str, prefix: str) -> str:
     """The artifact name of helper `name` (with or without its lib_ prefix)."""
     bare = name[len(LIB_PREFIX) :] if name.startswith(LIB_PREFIX) else name
     return prefix + bare
+
+
+def literal(value: Any) -> str:
+    """A Python literal for a JSON-like value, wrapped for reading."""
+    return pprint.pformat(value, width=110, sort_dicts=False)

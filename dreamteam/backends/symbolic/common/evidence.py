@@ -14,11 +14,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from dreamteam.backends.symbolic.common.frames import DisplayCache, LogicalFrame, logical
 from dreamteam.perception import label_runs
-from dreamteam.roles.symbolic.frames import DisplayCache, LogicalFrame, logical
 
 BoolArray = npt.NDArray[np.bool_]
 Cell = tuple[int, int]
+Shift = tuple[int, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,3 +160,15 @@ def motions(t: Transition) -> dict[int, Motion]:
     colours = np.union1d(np.unique(t.before.grid), np.unique(t.after.grid)).tolist()
     found = {c: colour_motion(t.before.grid, t.after.grid, int(c)) for c in colours}
     return {c: m for c, m in found.items() if m is not None}
+
+
+def primary_moves(t: Transition, found: dict[int, Motion]) -> dict[int, Shift]:
+    """Colours that moved on their own (not pushed by another colour moving the same way)."""
+    moved = {c: (m.dx, m.dy) for c, m in found.items() if m.kind == "moved"}
+    pushed = set()
+    for c1, d1 in moved.items():
+        front = {(x + d1[0], y + d1[1]) for x, y in found[c1].cells}
+        for c2, d2 in moved.items():
+            if c2 != c1 and d2 == d1 and front & found[c2].cells:
+                pushed.add(c2)
+    return {c: d for c, d in moved.items() if c not in pushed}

@@ -1,8 +1,8 @@
 """Rule and goal families by name: what the symbolic backend knows about kinds of games, each one switchable.
 
-A `RuleFamily` learns one kind of rule for the world model (`learner.learn` runs them in order); a
-`GoalFamily` derives one kind of sub-goal from evidence (`goals.derive` runs them in order). Both
-registries are ordered dotted paths, imported when first used (as `backends/registry.py` does), and
+A `RuleFamily` (`worldmodel/families.py`) learns one kind of rule for the world model (`learner.learn` runs
+them in order); a `GoalFamily` (`planning/goals/families.py`) derives one kind of sub-goal from evidence
+(`goals.derive` runs them in order). Both registries are ordered dotted paths, imported when first used (as `backends/registry.py` does), and
 share one namespace of names, so `DREAMTEAM_FAMILIES_OFF=cover,together` (or `--families-off` on
 `dreamteam play`) names either kind. `all` switches off every family that is not core.
 """
@@ -11,44 +11,37 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Literal, Protocol
-
-if TYPE_CHECKING:
-    from dreamteam.roles.symbolic.goals.checks import SubGoal
-    from dreamteam.roles.symbolic.goals.derivation import GoalContext
-    from dreamteam.roles.symbolic.learning import LearnContext
-    from dreamteam.roles.symbolic.model import WorldRules
 
 ENV_VAR = "DREAMTEAM_FAMILIES_OFF"
 
 RULE_FAMILIES: dict[str, str] = {
-    "movers": "dreamteam.roles.symbolic.learning:MOVERS",
-    "patrols": "dreamteam.roles.symbolic.learning:PATROLS",
-    "tints": "dreamteam.roles.symbolic.learning:TINTS",
-    "pushes": "dreamteam.roles.symbolic.learning:PUSHES",
-    "scenes": "dreamteam.roles.symbolic.learning:SCENES",
-    "unders": "dreamteam.roles.symbolic.learning:UNDERS",
-    "clicks": "dreamteam.roles.symbolic.learning:CLICKS",
-    "restored": "dreamteam.roles.symbolic.learning:RESTORED",
-    "ticks": "dreamteam.roles.symbolic.learning:TICKS",
-    "touches": "dreamteam.roles.symbolic.learning:TOUCHES",
+    "movers": "dreamteam.backends.symbolic.worldmodel.learning:MOVERS",
+    "patrols": "dreamteam.backends.symbolic.worldmodel.learning:PATROLS",
+    "tints": "dreamteam.backends.symbolic.worldmodel.learning:TINTS",
+    "pushes": "dreamteam.backends.symbolic.worldmodel.learning:PUSHES",
+    "scenes": "dreamteam.backends.symbolic.worldmodel.learning:SCENES",
+    "unders": "dreamteam.backends.symbolic.worldmodel.learning:UNDERS",
+    "clicks": "dreamteam.backends.symbolic.worldmodel.learning:CLICKS",
+    "restored": "dreamteam.backends.symbolic.worldmodel.learning:RESTORED",
+    "ticks": "dreamteam.backends.symbolic.worldmodel.learning:TICKS",
+    "touches": "dreamteam.backends.symbolic.worldmodel.learning:TOUCHES",
 }
 """Rule families in the order `learner.learn` runs them (a later one reads what earlier ones learned)."""
 
 GOAL_FAMILIES: dict[str, str] = {
-    "level_up": "dreamteam.roles.symbolic.goals.catalogue:LEVEL_UP",
-    "all-on": "dreamteam.roles.symbolic.goals.catalogue:ALL_ON",
-    "cover": "dreamteam.roles.symbolic.goals.catalogue:COVER",
-    "repeat-level-up": "dreamteam.roles.symbolic.goals.catalogue:REPEAT_LEVEL_UP",
-    "enter": "dreamteam.roles.symbolic.goals.catalogue:ENTER",
-    "touch": "dreamteam.roles.symbolic.goals.objects:TOUCH",
-    "holding": "dreamteam.roles.symbolic.goals.objects:HOLDING",
-    "together": "dreamteam.roles.symbolic.goals.catalogue:TOGETHER",
-    "frontier": "dreamteam.roles.symbolic.goals.catalogue:FRONTIER",
-    "uniform": "dreamteam.roles.symbolic.goals.catalogue:UNIFORM",
+    "level_up": "dreamteam.backends.symbolic.planning.goals.catalogue:LEVEL_UP",
+    "all-on": "dreamteam.backends.symbolic.planning.goals.catalogue:ALL_ON",
+    "cover": "dreamteam.backends.symbolic.planning.goals.catalogue:COVER",
+    "repeat-level-up": "dreamteam.backends.symbolic.planning.goals.catalogue:REPEAT_LEVEL_UP",
+    "enter": "dreamteam.backends.symbolic.planning.goals.catalogue:ENTER",
+    "touch": "dreamteam.backends.symbolic.planning.goals.objects:TOUCH",
+    "holding": "dreamteam.backends.symbolic.planning.goals.objects:HOLDING",
+    "together": "dreamteam.backends.symbolic.planning.goals.catalogue:TOGETHER",
+    "frontier": "dreamteam.backends.symbolic.planning.goals.catalogue:FRONTIER",
+    "uniform": "dreamteam.backends.symbolic.planning.goals.catalogue:UNIFORM",
 }
 """Goal families in the order `goals.derive` lists their sub-goals (earlier ones first on equal priority)."""
 
@@ -57,34 +50,6 @@ CORE: frozenset[str] = frozenset({"movers", "clicks", "scenes", "level_up", "fro
 (`movers`) and the effect of a click (`clicks`) are the world model's only account of what an action does;
 level starts (`scenes`) are what a RESET or a level-up returns to; `level_up` is the game's own signal and
 `frontier` is plain exploration. Each can still be switched off by its own name."""
-
-
-class RuleFamily(Protocol):
-    """`learn(context, rules) -> rules`: one kind of world-model rule, learned from the window."""
-
-    name: str
-    description: str
-    games: str
-
-    def learn(self, context: LearnContext, rules: WorldRules) -> WorldRules:
-        """`rules` with this family's rules learned from `context.transitions` added."""
-        ...
-
-
-class GoalFamily(Protocol):
-    """`derive(context) -> sub-goals`: one kind of sub-goal, derived from evidence and the grid."""
-
-    name: str
-    description: str
-    games: str
-    needs_movers: bool
-    """Derived only when the evidence shows movers."""
-    stage: Literal["evidence", "clicks"]
-    """"evidence": derived by `goals.derive`; "clicks": by `goals.click_goals`, once click candidates are known."""
-
-    def derive(self, context: GoalContext) -> list[SubGoal]:
-        """This family's sub-goals for `context.start`, most important first."""
-        ...
 
 
 class UnknownFamilyError(ValueError):
@@ -138,27 +103,6 @@ def _load(path: str) -> object:
     return getattr(importlib.import_module(module_name), attribute)
 
 
-def _selected(registry: Mapping[str, str], switches: FamilySwitches) -> list[object]:
+def selected(registry: Mapping[str, str], switches: FamilySwitches) -> list[object]:
+    """The families of `registry` that are on, imported, in the registry's order."""
     return [_load(path) for name, path in registry.items() if switches.on(name)]
-
-
-def rule_families(switches: FamilySwitches = ALL_ON) -> Sequence[RuleFamily]:
-    """The rule families that are on, in learning order."""
-    found: list[RuleFamily] = _selected(RULE_FAMILIES, switches)  # type: ignore[assignment]
-    return found
-
-
-def goal_families(switches: FamilySwitches = ALL_ON,
-                  stage: Literal["evidence", "clicks"] = "evidence") -> Sequence[GoalFamily]:
-    """The goal families of `stage` that are on, in derivation order."""
-    found: list[GoalFamily] = _selected(GOAL_FAMILIES, switches)  # type: ignore[assignment]
-    return [f for f in found if f.stage == stage]
-
-
-def describe_families() -> list[tuple[str, str, str, str]]:
-    """(kind, name, description, games) for every registered family, for docs and `--families-off` help."""
-    rules: list[tuple[str, str, str, str]] = [("rule", f.name, f.description, f.games) for f in rule_families()]
-    goals = [("goal", f.name, f.description, f.games)
-             for stage in ("evidence", "clicks") for f in goal_families(stage=stage)]  # type: ignore[arg-type]
-    return rules + goals
-

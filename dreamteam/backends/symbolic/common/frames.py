@@ -2,21 +2,21 @@
 
 Geometry is decided exactly as the generated artifacts decide it (`artifact_lib.lib_geometry`): the
 first scale hint the frame fits, else the frame's own gcd of colour boundaries. Boundaries are computed
-with numpy here for speed; `tests/roles/symbolic` checks they agree with the pure-Python helper.
+with numpy here for speed; `tests/backends/symbolic` checks they agree with the pure-Python helper.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from dreamteam.backends.symbolic.common.artifact_lib import lib_detect_scale, lib_fits
 from dreamteam.codec import decode_grid
-from dreamteam.roles.symbolic.artifact_lib import lib_detect_scale, lib_fits
 
 Array = npt.NDArray[np.int8]
 Geometry = tuple[int, int, int]
@@ -132,3 +132,10 @@ class DisplayCache:
         else:
             self._items.move_to_end(key)
         return found
+
+
+def colour_table(colours: Collection[int]) -> npt.NDArray[np.bool_]:
+    """A lookup table: table[grid] is the mask of cells whose colour is in `colours`."""
+    table = np.zeros(17, dtype=bool)
+    table[[c for c in colours if 0 <= c <= 16]] = True
+    return table

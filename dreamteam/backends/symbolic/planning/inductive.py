@@ -21,16 +21,28 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from dreamteam.protocols import RoleRequest
-from dreamteam.roles.symbolic.artifacts import ArtifactCache
-from dreamteam.roles.symbolic.base import list_of, text_of
-from dreamteam.roles.symbolic.evidence import MotionCache, Transition, action_label, transition_key
-from dreamteam.roles.symbolic.families import ALL_ON, FamilySwitches
-from dreamteam.roles.symbolic.frames import Array, DisplayCache, LogicalFrame, logical
-from dreamteam.roles.symbolic.goals import LevelStarts, Recall, SubGoal, click_goals, derive, gather
-from dreamteam.roles.symbolic.linear import uniform_plans
-from dreamteam.roles.symbolic.rollout import Action, LogicalRollout, Rollout, click_action, rollout_for
-from dreamteam.roles.symbolic.search import (
+from dreamteam.backends.symbolic.common.artifacts import ArtifactCache
+from dreamteam.backends.symbolic.common.base import list_of, text_of
+from dreamteam.backends.symbolic.common.evidence import MotionCache, Transition, action_label, transition_key
+from dreamteam.backends.symbolic.common.families import ALL_ON, FamilySwitches
+from dreamteam.backends.symbolic.common.frames import Array, DisplayCache, LogicalFrame, logical
+from dreamteam.backends.symbolic.planning.goals import (
+    LevelStarts,
+    Recall,
+    SubGoal,
+    click_goals,
+    derive,
+    gather,
+)
+from dreamteam.backends.symbolic.planning.linear import uniform_plans
+from dreamteam.backends.symbolic.planning.rollout import (
+    Action,
+    LogicalRollout,
+    Rollout,
+    click_action,
+    rollout_for,
+)
+from dreamteam.backends.symbolic.planning.search import (
     DEEP_LIMITS,
     ESTIMATED_LIMITS,
     Lapsing,
@@ -40,7 +52,8 @@ from dreamteam.roles.symbolic.search import (
     canvas_plan,
     click_candidates,
 )
-from dreamteam.roles.symbolic.strategy_source import strategy_source
+from dreamteam.backends.symbolic.planning.strategy_source import strategy_source
+from dreamteam.protocols import RoleRequest
 from dreamteam.types import ACTION_NAMES
 
 MAX_TACTICS = 5

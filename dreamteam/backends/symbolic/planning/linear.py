@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from dreamteam.roles.symbolic.frames import Array
-from dreamteam.roles.symbolic.rollout import Action, Rollout, click_action
+from dreamteam.backends.symbolic.common.frames import Array
+from dreamteam.backends.symbolic.planning.rollout import Action, Rollout, click_action
 
 Cell = tuple[int, int]
 MAX_CYCLE = 8

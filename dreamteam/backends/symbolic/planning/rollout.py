@@ -16,9 +16,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from dreamteam.roles.symbolic.artifact_dyn import lib_changes, lib_unhex
-from dreamteam.roles.symbolic.artifacts import ArtifactCache, ArtifactLoadError
-from dreamteam.roles.symbolic.frames import Array
+from dreamteam.backends.symbolic.common.artifact_dyn import lib_changes, lib_unhex
+from dreamteam.backends.symbolic.common.artifacts import ArtifactCache, ArtifactLoadError
+from dreamteam.backends.symbolic.common.frames import Array
 from dreamteam.sandbox.inprocess import ArtifactFault, GuardedModule
 
 Action = dict[str, Any]

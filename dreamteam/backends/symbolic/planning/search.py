@@ -15,11 +15,11 @@ from typing import Any
 
 import numpy as np
 
+from dreamteam.backends.symbolic.common.frames import Array
+from dreamteam.backends.symbolic.planning.goals import Lapse, SubGoal
+from dreamteam.backends.symbolic.planning.linear import linear_plan
+from dreamteam.backends.symbolic.planning.rollout import Action, LogicalRollout, Rollout, click_action
 from dreamteam.perception import label_runs, run_cells
-from dreamteam.roles.symbolic.frames import Array
-from dreamteam.roles.symbolic.goals import Lapse, SubGoal
-from dreamteam.roles.symbolic.linear import linear_plan
-from dreamteam.roles.symbolic.rollout import Action, LogicalRollout, Rollout, click_action
 
 Box = tuple[int, int, int, int]
 MAX_CELLS_TO_CLICK = 400

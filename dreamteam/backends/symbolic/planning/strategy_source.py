@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from dreamteam.roles.symbolic.codegen import literal
-from dreamteam.roles.symbolic.goals import Evidence, SubGoal
+from dreamteam.backends.symbolic.common.embed import literal
+from dreamteam.backends.symbolic.planning.goals import Evidence, SubGoal
 
 HEADER = '''"""Strategy surface written by the symbolic inductive explorer.
 

@@ -19,13 +19,13 @@ from typing import Any
 
 import numpy as np
 
+from dreamteam.backends.symbolic.common.base import list_of
+from dreamteam.backends.symbolic.common.evidence import MotionCache, Transition
+from dreamteam.backends.symbolic.common.frames import DisplayCache, LogicalFrame, scale_hints
+from dreamteam.backends.symbolic.planning.goals import object_class as grid_object_class
+from dreamteam.backends.symbolic.planning.inductive import LogicalCache, clicks_available, simple_actions
 from dreamteam.perception import label_runs, run_cells
 from dreamteam.protocols import RoleRequest
-from dreamteam.roles.symbolic.base import list_of
-from dreamteam.roles.symbolic.evidence import MotionCache, Transition
-from dreamteam.roles.symbolic.frames import DisplayCache, LogicalFrame, scale_hints
-from dreamteam.roles.symbolic.goals import object_class as grid_object_class
-from dreamteam.roles.symbolic.inductive import LogicalCache, clicks_available, simple_actions
 
 MAX_PROBES = 12
 MAX_CLICK_PROBES = 6

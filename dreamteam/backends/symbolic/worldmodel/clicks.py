@@ -16,10 +16,10 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from dreamteam.backends.symbolic.common.artifact_dyn import lib_click
+from dreamteam.backends.symbolic.common.evidence import BoolArray, Cell, Transition, touching
+from dreamteam.backends.symbolic.worldmodel.model import Box, ClickRule
 from dreamteam.perception import label_runs
-from dreamteam.roles.symbolic.artifact_dyn import lib_click
-from dreamteam.roles.symbolic.evidence import BoolArray, Cell, Transition, touching
-from dreamteam.roles.symbolic.model import Box, ClickRule
 
 Ignore = Callable[[Transition], BoolArray]
 MIN_LAYOUT_EFFECTS = 3

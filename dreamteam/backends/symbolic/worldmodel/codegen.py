@@ -6,13 +6,12 @@ applies them, so the learner can check its own interpretation against the code i
 
 from __future__ import annotations
 
-import pprint
 import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from dreamteam.roles.symbolic.embed import helper_source
-from dreamteam.roles.symbolic.model import PatrolRule, TickRule, WorldRules
+from dreamteam.backends.symbolic.common.embed import helper_source, literal
+from dreamteam.backends.symbolic.worldmodel.model import PatrolRule, TickRule, WorldRules
 
 HELPERS = ("lib_geometry", "lib_downsample", "lib_paint_cells", "lib_display", "lib_rebuild", "lib_copy_grid",
            "lib_try_move", "lib_try_slide", "lib_click", "lib_click_cell", "lib_tick", "lib_nearest_scene", "lib_scene_rows",
@@ -73,11 +72,6 @@ def entry_points(rules: WorldRules) -> str:
         return ENTRY_POINTS
     plain = ENTRY_POINTS[: ENTRY_POINTS.index("\n\ndef history(z, h, a):")] + "\n"
     return plain + PATROL_HISTORY
-
-
-def literal(value: Any) -> str:
-    """A Python literal for a JSON-like value, wrapped for reading."""
-    return pprint.pformat(value, width=110, sort_dicts=False)
 
 
 def _memo_literal(memo: dict[str, Any]) -> str:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from dreamteam.roles.symbolic.evidence import Transition
-from dreamteam.roles.symbolic.layers import CoverEvidence
-from dreamteam.roles.symbolic.model import ClickRule, Hypothesis, MoveRule, TickRule, WorldRules
+from dreamteam.backends.symbolic.common.evidence import Transition
+from dreamteam.backends.symbolic.worldmodel.layers import CoverEvidence
+from dreamteam.backends.symbolic.worldmodel.model import ClickRule, Hypothesis, MoveRule, TickRule, WorldRules
 
 
 def _colours(values: Sequence[int | str]) -> str:

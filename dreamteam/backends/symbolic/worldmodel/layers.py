@@ -11,9 +11,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from dreamteam.roles.symbolic.artifact_layer import lib_level_floor, lib_vacated_cells
-from dreamteam.roles.symbolic.evidence import Transition
-from dreamteam.roles.symbolic.model import WorldRules, apply_moves
+from dreamteam.backends.symbolic.common.artifact_layer import lib_level_floor, lib_vacated_cells
+from dreamteam.backends.symbolic.common.evidence import Transition
+from dreamteam.backends.symbolic.worldmodel.model import WorldRules, apply_moves
 
 
 @dataclass(frozen=True, slots=True)

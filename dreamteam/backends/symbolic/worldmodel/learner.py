@@ -5,12 +5,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from dreamteam.roles.symbolic.describe import describe
-from dreamteam.roles.symbolic.evidence import MotionCache, Transition
-from dreamteam.roles.symbolic.families import ALL_ON, FamilySwitches, rule_families
-from dreamteam.roles.symbolic.learning import LearnContext
-from dreamteam.roles.symbolic.model import WorldRules
-from dreamteam.roles.symbolic.scenes import MAX_SCENES, learn_scenes, learn_touches, learn_unders, scene_of
+from dreamteam.backends.symbolic.common.evidence import MotionCache, Transition
+from dreamteam.backends.symbolic.common.families import ALL_ON, FamilySwitches
+from dreamteam.backends.symbolic.worldmodel.describe import describe
+from dreamteam.backends.symbolic.worldmodel.families import rule_families
+from dreamteam.backends.symbolic.worldmodel.learning import LearnContext
+from dreamteam.backends.symbolic.worldmodel.model import WorldRules
+from dreamteam.backends.symbolic.worldmodel.scenes import (
+    MAX_SCENES,
+    learn_scenes,
+    learn_touches,
+    learn_unders,
+    scene_of,
+)
 
 __all__ = ["MAX_SCENES", "learn", "learn_scenes", "learn_touches", "learn_unders", "scene_of"]
 

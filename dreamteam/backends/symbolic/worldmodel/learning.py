@@ -10,16 +10,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from dreamteam.roles.symbolic.clicks import learn_click
-from dreamteam.roles.symbolic.describe import describe_covers
-from dreamteam.roles.symbolic.evidence import MotionCache, Transition
-from dreamteam.roles.symbolic.layers import learn_restored
-from dreamteam.roles.symbolic.model import Hypothesis, WorldRules
-from dreamteam.roles.symbolic.movers import background_colour, learn_moves
-from dreamteam.roles.symbolic.patrols import learn_patrols
-from dreamteam.roles.symbolic.scenes import learn_scenes, learn_touches, learn_unders
-from dreamteam.roles.symbolic.ticks import learn_ticks, tick_mask
-from dreamteam.roles.symbolic.tints import learn_single_pushes, learn_tints, with_tinted_pushables
+from dreamteam.backends.symbolic.common.evidence import MotionCache, Transition
+from dreamteam.backends.symbolic.worldmodel.clicks import learn_click
+from dreamteam.backends.symbolic.worldmodel.describe import describe_covers
+from dreamteam.backends.symbolic.worldmodel.layers import learn_restored
+from dreamteam.backends.symbolic.worldmodel.model import Hypothesis, WorldRules
+from dreamteam.backends.symbolic.worldmodel.movers import background_colour, learn_moves
+from dreamteam.backends.symbolic.worldmodel.patrols import learn_patrols
+from dreamteam.backends.symbolic.worldmodel.scenes import learn_scenes, learn_touches, learn_unders
+from dreamteam.backends.symbolic.worldmodel.ticks import learn_ticks, tick_mask
+from dreamteam.backends.symbolic.worldmodel.tints import (
+    learn_single_pushes,
+    learn_tints,
+    with_tinted_pushables,
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from dreamteam.roles.symbolic.artifact_dyn import (
+from dreamteam.backends.symbolic.common.artifact_dyn import (
     lib_click,
     lib_click_cell,
     lib_copy_grid,
@@ -23,7 +23,7 @@ from dreamteam.roles.symbolic.artifact_dyn import (
     lib_try_move,
     lib_try_slide,
 )
-from dreamteam.roles.symbolic.artifact_layer import lib_restore_covered
+from dreamteam.backends.symbolic.common.artifact_layer import lib_restore_covered
 
 Box = tuple[int, int, int, int]
 TICK_ORDERS = ("row-last", "row-first", "column-last", "column-first")

@@ -16,11 +16,10 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from dreamteam.roles.symbolic.artifact_dyn import lib_front_shape
-from dreamteam.roles.symbolic.evidence import Motion, MotionCache, Transition
-from dreamteam.roles.symbolic.model import MoveRule
+from dreamteam.backends.symbolic.common.artifact_dyn import lib_front_shape
+from dreamteam.backends.symbolic.common.evidence import Motion, MotionCache, Shift, Transition, primary_moves
+from dreamteam.backends.symbolic.worldmodel.model import MoveRule
 
-Shift = tuple[int, int]
 MIN_SHARE = 0.6
 
 
@@ -30,18 +29,6 @@ class _Tally:
 
     shifts: Counter[Shift] = field(default_factory=Counter)
     pushes: set[int] = field(default_factory=set)
-
-
-def primary_moves(t: Transition, found: dict[int, Motion]) -> dict[int, Shift]:
-    """Colours that moved on their own (not pushed by another colour moving the same way)."""
-    moved = {c: (m.dx, m.dy) for c, m in found.items() if m.kind == "moved"}
-    pushed = set()
-    for c1, d1 in moved.items():
-        front = {(x + d1[0], y + d1[1]) for x, y in found[c1].cells}
-        for c2, d2 in moved.items():
-            if c2 != c1 and d2 == d1 and front & found[c2].cells:
-                pushed.add(c2)
-    return {c: d for c, d in moved.items() if c not in pushed}
 
 
 def pushed_by(t: Transition, found: dict[int, Motion], mover: int) -> set[int]:

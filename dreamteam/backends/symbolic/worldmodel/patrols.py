@@ -15,9 +15,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from dreamteam.roles.symbolic.artifact_dyn import lib_changes, lib_hex, lib_patrol_key
-from dreamteam.roles.symbolic.evidence import Transition
-from dreamteam.roles.symbolic.model import PatrolRule
+from dreamteam.backends.symbolic.common.artifact_dyn import lib_changes, lib_hex, lib_patrol_key
+from dreamteam.backends.symbolic.common.evidence import Transition
+from dreamteam.backends.symbolic.worldmodel.model import PatrolRule
 
 MAX_PATROL_CELLS = 12
 """Colours with more cells than this are scenery, not patrollers (one cell per patroller is tracked)."""

@@ -7,14 +7,13 @@ from dataclasses import replace
 
 import numpy as np
 
+from dreamteam.backends.symbolic.common.artifact_dyn import lib_unhex
+from dreamteam.backends.symbolic.common.artifact_lib import lib_background, lib_leftover
+from dreamteam.backends.symbolic.common.evidence import Transition
+from dreamteam.backends.symbolic.common.frames import LogicalFrame, colour_table
+from dreamteam.backends.symbolic.worldmodel.model import Scene, WorldRules, apply_moves, apply_patrols
+from dreamteam.backends.symbolic.worldmodel.patrols import window_changes
 from dreamteam.codec import encode_grid
-from dreamteam.roles.symbolic.artifact_dyn import lib_unhex
-from dreamteam.roles.symbolic.artifact_lib import lib_background, lib_leftover
-from dreamteam.roles.symbolic.evidence import Transition
-from dreamteam.roles.symbolic.frames import LogicalFrame
-from dreamteam.roles.symbolic.goals.grids import colour_table
-from dreamteam.roles.symbolic.model import Scene, WorldRules, apply_moves, apply_patrols
-from dreamteam.roles.symbolic.patrols import window_changes
 
 MAX_SCENES = 8
 

@@ -26,17 +26,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from dreamteam.backends.symbolic.common.artifact_dyn import lib_memo_key
+from dreamteam.backends.symbolic.common.artifacts import ArtifactCache, assigned_literal
+from dreamteam.backends.symbolic.common.base import list_of, text_of
+from dreamteam.backends.symbolic.common.evidence import (
+    MotionCache,
+    Transition,
+    decode_transitions,
+    transition_key,
+)
+from dreamteam.backends.symbolic.common.families import ALL_ON, FamilySwitches
+from dreamteam.backends.symbolic.common.frames import DisplayCache, scale_hints
+from dreamteam.backends.symbolic.worldmodel.codegen import code_part, dynamics_source
+from dreamteam.backends.symbolic.worldmodel.learner import learn, scene_of
+from dreamteam.backends.symbolic.worldmodel.model import Scene, WorldRules
+from dreamteam.backends.symbolic.worldmodel.verify import predictor_for, verdicts
 from dreamteam.protocols import RoleRequest
-from dreamteam.roles.symbolic.artifact_dyn import lib_memo_key
-from dreamteam.roles.symbolic.artifacts import ArtifactCache, assigned_literal
-from dreamteam.roles.symbolic.base import list_of, text_of
-from dreamteam.roles.symbolic.codegen import code_part, dynamics_source
-from dreamteam.roles.symbolic.evidence import MotionCache, Transition, decode_transitions, transition_key
-from dreamteam.roles.symbolic.families import ALL_ON, FamilySwitches
-from dreamteam.roles.symbolic.frames import DisplayCache, scale_hints
-from dreamteam.roles.symbolic.learner import learn, scene_of
-from dreamteam.roles.symbolic.model import Scene, WorldRules
-from dreamteam.roles.symbolic.verify import predictor_for, verdicts
 
 MAX_MEMO = 64
 MIN_MEMO_ALLOWANCE = 2

@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from dreamteam.roles.symbolic.artifact_dyn import lib_tick
-from dreamteam.roles.symbolic.evidence import BoolArray, Transition, touching
-from dreamteam.roles.symbolic.model import TICK_ORDERS, Box, TickRule, WorldRules, step_rules
-from dreamteam.roles.symbolic.patrols import window_changes
+from dreamteam.backends.symbolic.common.artifact_dyn import lib_tick
+from dreamteam.backends.symbolic.common.evidence import BoolArray, Transition, touching
+from dreamteam.backends.symbolic.worldmodel.model import TICK_ORDERS, Box, TickRule, WorldRules, step_rules
+from dreamteam.backends.symbolic.worldmodel.patrols import window_changes
 
 MIN_EVENTS = 2
 WHOLE_GRID: Box = (0, 0, 63, 63)

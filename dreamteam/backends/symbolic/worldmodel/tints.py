@@ -20,10 +20,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from dreamteam.roles.symbolic.artifact_dyn import lib_try_move, lib_try_slide
-from dreamteam.roles.symbolic.evidence import MotionCache, Transition, touching
-from dreamteam.roles.symbolic.model import MoveRule, TintRule
-from dreamteam.roles.symbolic.movers import primary_moves
+from dreamteam.backends.symbolic.common.artifact_dyn import lib_try_move, lib_try_slide
+from dreamteam.backends.symbolic.common.evidence import MotionCache, Transition, primary_moves, touching
+from dreamteam.backends.symbolic.worldmodel.model import MoveRule, TintRule
 
 MAX_OBJECT = 16
 """Largest pushed object (in logical cells) read as a push: bigger regions are floors and walls."""

@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from dreamteam.roles.symbolic.artifact_lib import lib_display, lib_parse
-from dreamteam.roles.symbolic.artifacts import ArtifactCache, ArtifactLoadError
-from dreamteam.roles.symbolic.evidence import Transition
+from dreamteam.backends.symbolic.common.artifact_lib import lib_display, lib_parse
+from dreamteam.backends.symbolic.common.artifacts import ArtifactCache, ArtifactLoadError
+from dreamteam.backends.symbolic.common.evidence import Transition
 from dreamteam.sandbox.inprocess import ArtifactFault, GuardedModule
 
 Prediction = tuple["np.ndarray | None", list[str]]

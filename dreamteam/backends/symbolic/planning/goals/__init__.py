@@ -40,12 +40,17 @@ colours it shows are one mover, and a tinted cell counts as the colour under it.
 
 from __future__ import annotations
 
-from dreamteam.roles.symbolic.goals.checks import Lapse, SubGoal, Test
-from dreamteam.roles.symbolic.goals.derivation import GoalContext, click_goals, derive, goal_context
-from dreamteam.roles.symbolic.goals.distance import walk_fields
-from dreamteam.roles.symbolic.goals.gathering import MIN_MOVES, Evidence, gather
-from dreamteam.roles.symbolic.goals.grids import ObjectClass, Tint, colour_table, object_class
-from dreamteam.roles.symbolic.goals.recall import LevelStarts, Recall
+from dreamteam.backends.symbolic.planning.goals.checks import Lapse, SubGoal, Test
+from dreamteam.backends.symbolic.planning.goals.derivation import (
+    GoalContext,
+    click_goals,
+    derive,
+    goal_context,
+)
+from dreamteam.backends.symbolic.planning.goals.distance import walk_fields
+from dreamteam.backends.symbolic.planning.goals.gathering import MIN_MOVES, Evidence, gather
+from dreamteam.backends.symbolic.planning.goals.grids import ObjectClass, Tint, object_class
+from dreamteam.backends.symbolic.planning.goals.recall import LevelStarts, Recall
 
 __all__ = [
     "MIN_MOVES",
@@ -59,7 +64,6 @@ __all__ = [
     "Test",
     "Tint",
     "click_goals",
-    "colour_table",
     "derive",
     "gather",
     "goal_context",

@@ -10,8 +10,8 @@ from collections.abc import Collection, Sequence
 
 import numpy as np
 
-from dreamteam.roles.symbolic.frames import Array
-from dreamteam.roles.symbolic.goals.checks import (
+from dreamteam.backends.symbolic.common.frames import Array, colour_table
+from dreamteam.backends.symbolic.planning.goals.checks import (
     Lapse,
     SubGoal,
     Test,
@@ -23,16 +23,15 @@ from dreamteam.roles.symbolic.goals.checks import (
     _new_position,
     _one_more_on,
 )
-from dreamteam.roles.symbolic.goals.derivation import GoalContext, GoalFamilyEntry
-from dreamteam.roles.symbolic.goals.distance import _distance_to
-from dreamteam.roles.symbolic.goals.gathering import Evidence, _directions
-from dreamteam.roles.symbolic.goals.grids import (
+from dreamteam.backends.symbolic.planning.goals.derivation import GoalContext, GoalFamilyEntry
+from dreamteam.backends.symbolic.planning.goals.distance import _distance_to
+from dreamteam.backends.symbolic.planning.goals.gathering import Evidence, _directions
+from dreamteam.backends.symbolic.planning.goals.grids import (
     MAX_TOUCH_CELLS,
     Tint,
     _aliases,
     _names,
     _on_cells,
-    colour_table,
 )
 
 

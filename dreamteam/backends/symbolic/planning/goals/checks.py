@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from dreamteam.roles.symbolic.frames import Array
-from dreamteam.roles.symbolic.goals.gathering import Evidence
-from dreamteam.roles.symbolic.goals.grids import Tint, _aliases, _on_cells, _positions, colour_table
+from dreamteam.backends.symbolic.common.frames import Array, colour_table
+from dreamteam.backends.symbolic.planning.goals.gathering import Evidence
+from dreamteam.backends.symbolic.planning.goals.grids import Tint, _aliases, _on_cells, _positions
 
 Test = Callable[[Array, Sequence[str]], bool]
 

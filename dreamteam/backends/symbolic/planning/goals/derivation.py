@@ -8,12 +8,13 @@ from typing import Literal
 
 import numpy as np
 
-from dreamteam.roles.symbolic.families import ALL_ON, FamilySwitches, goal_families
-from dreamteam.roles.symbolic.frames import Array
-from dreamteam.roles.symbolic.goals.checks import SubGoal
-from dreamteam.roles.symbolic.goals.gathering import Evidence
-from dreamteam.roles.symbolic.goals.grids import Tint, _aliases, _commonest
-from dreamteam.roles.symbolic.goals.pieces import _LazyPieces, _walls
+from dreamteam.backends.symbolic.common.families import ALL_ON, FamilySwitches
+from dreamteam.backends.symbolic.common.frames import Array
+from dreamteam.backends.symbolic.planning.goals.checks import SubGoal
+from dreamteam.backends.symbolic.planning.goals.families import goal_families
+from dreamteam.backends.symbolic.planning.goals.gathering import Evidence
+from dreamteam.backends.symbolic.planning.goals.grids import Tint, _aliases, _commonest
+from dreamteam.backends.symbolic.planning.goals.pieces import _LazyPieces, _walls
 
 Click = tuple[tuple[int, int], Array]
 """A click candidate: the clicked cell and the mask of cells its predicted effect changes."""

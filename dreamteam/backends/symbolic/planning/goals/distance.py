@@ -9,8 +9,8 @@ from collections.abc import Callable, Collection, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from dreamteam.roles.symbolic.frames import Array
-from dreamteam.roles.symbolic.goals.grids import Tint, _on_cells, colour_table
+from dreamteam.backends.symbolic.common.frames import Array, colour_table
+from dreamteam.backends.symbolic.planning.goals.grids import Tint, _on_cells
 
 MAX_PAIRINGS = 120
 """While there are at most this many ways to pair the cells off their goal with distinct free goal cells,

@@ -8,10 +8,9 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from dreamteam.roles.symbolic.evidence import MotionCache, Transition, motions
-from dreamteam.roles.symbolic.frames import Array
-from dreamteam.roles.symbolic.goals.grids import ObjectClass, _commonest, _positions, _unit, colour_table
-from dreamteam.roles.symbolic.movers import primary_moves
+from dreamteam.backends.symbolic.common.evidence import MotionCache, Transition, motions, primary_moves
+from dreamteam.backends.symbolic.common.frames import Array, colour_table
+from dreamteam.backends.symbolic.planning.goals.grids import ObjectClass, _commonest, _positions, _unit
 
 
 @dataclass(frozen=True, slots=True)

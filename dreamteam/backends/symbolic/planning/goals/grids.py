@@ -7,7 +7,7 @@ from collections.abc import Collection, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from dreamteam.roles.symbolic.frames import Array
+from dreamteam.backends.symbolic.common.frames import Array, colour_table
 
 MAX_TOUCH_CELLS = 24
 """Objects larger than this (walls, floors) get no `touch` sub-goal of their own."""
@@ -23,14 +23,6 @@ def _commonest(grid: Array) -> int:
 
 def _unit(shift: tuple[int, int]) -> tuple[int, int]:
     return (int(np.sign(shift[0])), int(np.sign(shift[1])))
-
-
-
-def colour_table(colours: Collection[int]) -> npt.NDArray[np.bool_]:
-    """A lookup table: table[grid] is the mask of cells whose colour is in `colours`."""
-    table = np.zeros(17, dtype=bool)
-    table[[c for c in colours if 0 <= c <= 16]] = True
-    return table
 
 
 

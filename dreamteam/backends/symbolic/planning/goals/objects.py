@@ -6,21 +6,20 @@ from collections.abc import Collection, Sequence
 
 import numpy as np
 
-from dreamteam.roles.symbolic.frames import Array
-from dreamteam.roles.symbolic.goals.checks import Lapse, SubGoal, _collect_then_touch, _touches
-from dreamteam.roles.symbolic.goals.derivation import GoalContext, GoalFamilyEntry
-from dreamteam.roles.symbolic.goals.gathering import Evidence, _directions
-from dreamteam.roles.symbolic.goals.grids import (
+from dreamteam.backends.symbolic.common.frames import Array, colour_table
+from dreamteam.backends.symbolic.planning.goals.checks import Lapse, SubGoal, _collect_then_touch, _touches
+from dreamteam.backends.symbolic.planning.goals.derivation import GoalContext, GoalFamilyEntry
+from dreamteam.backends.symbolic.planning.goals.gathering import Evidence, _directions
+from dreamteam.backends.symbolic.planning.goals.grids import (
     MAX_TOUCH_CELLS,
     ObjectClass,
     Tint,
     _commonest,
     _names,
     _unit,
-    colour_table,
     object_class,
 )
-from dreamteam.roles.symbolic.goals.pieces import _LazyPieces
+from dreamteam.backends.symbolic.planning.goals.pieces import _LazyPieces
 
 MAX_TOUCH_GOALS = 4
 

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from dreamteam.backends.symbolic.common.frames import Array
+from dreamteam.backends.symbolic.planning.goals.gathering import Evidence
+from dreamteam.backends.symbolic.planning.goals.grids import MAX_TOUCH_CELLS
 from dreamteam.perception import label_runs
-from dreamteam.roles.symbolic.frames import Array
-from dreamteam.roles.symbolic.goals.gathering import Evidence
-from dreamteam.roles.symbolic.goals.grids import MAX_TOUCH_CELLS
 
 
 @dataclass(frozen=True, slots=True)

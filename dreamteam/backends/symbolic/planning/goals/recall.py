@@ -8,18 +8,17 @@ from dataclasses import replace
 import numpy as np
 import numpy.typing as npt
 
-from dreamteam.perception import label_runs
-from dreamteam.roles.symbolic.evidence import Transition
-from dreamteam.roles.symbolic.frames import Array
-from dreamteam.roles.symbolic.goals.gathering import Evidence, _collected
-from dreamteam.roles.symbolic.goals.grids import (
+from dreamteam.backends.symbolic.common.evidence import Transition
+from dreamteam.backends.symbolic.common.frames import Array, colour_table
+from dreamteam.backends.symbolic.planning.goals.gathering import Evidence, _collected
+from dreamteam.backends.symbolic.planning.goals.grids import (
     MAX_TOUCH_CELLS,
     ObjectClass,
     _commonest,
     _unit,
-    colour_table,
     object_class,
 )
+from dreamteam.perception import label_runs
 
 
 class LevelStarts:
