@@ -1,4 +1,4 @@
-"""Role-model backends: symbolic (in dreamteam.roles), anthropic, openai, record, replay, scripted.
+"""Role-model backends: symbolic (in backends/symbolic/), anthropic, openai, record, replay, scripted.
 
 Importing this package loads no vendor SDK; `build_role_models` imports a backend's module only when
 a role picks it. Typical use from the CLI (the composition root):

@@ -50,7 +50,7 @@ class BackendConfig:
     max_tokens: int = 8192
     openai_structured: str = "json_schema"
     families_off: tuple[str, ...] = ()
-    """Symbolic rule and goal families switched off (`--families-off`; see roles/symbolic/families.py)."""
+    """Symbolic rule and goal families switched off (`--families-off`; see backends/symbolic/common/families.py)."""
 
     def role(self, name: str) -> RoleConfig:
         """The config of role `name` (KeyError for a role the config does not have)."""

@@ -22,7 +22,7 @@ BACKENDS: dict[str, str] = {
     "record": "dreamteam.backends.cassette:build_record",
     "replay": "dreamteam.backends.cassette:build_replay",
     "scripted": "dreamteam.backends.scripted:build",
-    "symbolic": "dreamteam.roles.symbolic:build",
+    "symbolic": "dreamteam.backends.symbolic:build",
 }
 LLM_BACKENDS: tuple[str, ...] = ("anthropic", "openai")
 

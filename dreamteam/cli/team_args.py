@@ -86,7 +86,7 @@ def families_off(names: str) -> tuple[str, ...]:
     user error for an unknown name."""
     if not names.strip():
         return ()
-    from dreamteam.roles.symbolic.families import UnknownFamilyError, parse_families_off
+    from dreamteam.backends.symbolic.common.families import UnknownFamilyError, parse_families_off
 
     try:
         return tuple(sorted(parse_families_off(names).off))
@@ -96,7 +96,7 @@ def families_off(names: str) -> tuple[str, ...]:
 
 def check_families_env(environ: Mapping[str, str] | None = None) -> None:
     """Reject an unknown name in DREAMTEAM_FAMILIES_OFF before any game starts (the symbolic builder reads it)."""
-    from dreamteam.roles.symbolic.families import ENV_VAR
+    from dreamteam.backends.symbolic.common.families import ENV_VAR
 
     env = os.environ if environ is None else environ
     try:

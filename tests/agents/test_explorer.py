@@ -12,9 +12,9 @@ from dreamteam.protocols import Agent
 from dreamteam.types import RESET, Action, Observation
 from tests.agents.gridworlds import (
     CORRIDOR_MAZE,
-    Comet,
     LAVA_ROOM,
     OPEN_ROOM,
+    Comet,
     LampPuzzle,
     MazeWorld,
     Played,

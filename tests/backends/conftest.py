@@ -25,7 +25,7 @@ GOOD_LEADER = {
 
 
 def stand_in_symbolic(role: RoleConfig, context: BuildContext) -> ScriptedModel:
-    """Stands in for dreamteam.roles.symbolic:build, which the roles package owns and tests itself."""
+    """Stands in for dreamteam.backends.symbolic:build, which tests/backends/symbolic tests for real."""
     return ScriptedModel({})
 
 

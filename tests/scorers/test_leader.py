@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.roles.symbolic.helpers import ask
+from tests.backends.symbolic.helpers import ask
 
 
 def _tactic(name: str, rank: int, score: float | None, action: str) -> dict[str, Any]:

@@ -1,0 +1,190 @@
+"""Learn counters: cells that turn from one colour to another a few at a time (status bars, timers).
+
+Works on what the move and click rules leave unexplained. A counter (source -> target) lives in the box
+around the source-coloured objects it eats; which cell goes next is chosen among four orders (reading
+order by rows or by columns, from the start or the end). When it ticks is chosen among four conditions,
+simplest first: every step, whenever a mover moved, whenever anything else changed, on a set of actions.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from dreamteam.backends.symbolic.common.artifact_dyn import lib_tick
+from dreamteam.backends.symbolic.common.evidence import BoolArray, Transition, touching
+from dreamteam.backends.symbolic.worldmodel.model import TICK_ORDERS, Box, TickRule, WorldRules, step_rules
+from dreamteam.backends.symbolic.worldmodel.patrols import window_changes
+
+MIN_EVENTS = 2
+WHOLE_GRID: Box = (0, 0, 63, 63)
+"""The region of a counter whose colour appears nowhere else: it follows the bar to any place or level."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Outcome:
+    """A transition with what the tick-free rules left unexplained."""
+
+    t: Transition
+    residual: BoolArray
+    moved: bool
+    changed: bool
+
+
+def _outcomes(transitions: Sequence[Transition], rules: WorldRules) -> list[_Outcome]:
+    out = []
+    window = window_changes(transitions) if rules.patrols else {}
+    for t in transitions:
+        if not t.local:
+            continue
+        result = step_rules(rules, t.before.grid.tolist(), t.action, t.before.geometry, window.get(t.index, []))
+        if "scene" in result:
+            continue
+        predicted = np.asarray(result["grid"], dtype=np.int8)
+        changed = bool((predicted != t.before.grid).any())
+        out.append(_Outcome(t, predicted != t.after.grid, bool(result["moved"]), changed))
+    return out
+
+
+def _layout(o: _Outcome) -> tuple[Any, ...]:
+    """Geometry and logical size: counters are learned within one layout."""
+    return (o.t.before.geometry, o.t.before.grid.shape)
+
+
+def _box(masks: Sequence[BoolArray]) -> Box:
+    ys, xs = np.nonzero(np.logical_or.reduce(masks))
+    return int(xs.min()), int(ys.min()), int(xs.max()), int(ys.max())
+
+
+def _order_fits(o: _Outcome, mask: BoolArray, region: Box, source: int, target: int) -> list[str]:
+    """The orders under which ticking reproduces exactly the cells that changed.
+
+    Computes what `lib_tick` (the artifact's helper) would change, with numpy instead of running it on a
+    copy of the grid four times: this runs for every unexplained colour change of every transition in the
+    window, and on a 64x64 frame whose moving sprites the rules do not explain that is thousands of grids
+    per step. `test_ticks` checks the two agree."""
+    grid = o.t.before.grid
+    x0, y0 = max(0, region[0]), max(0, region[1])
+    ys, xs = np.nonzero(grid[y0 : region[3] + 1, x0 : region[2] + 1] == source)
+    ys, xs = ys + y0, xs + x0
+    count = int(mask.sum())
+    fits = []
+    for order in TICK_ORDERS:
+        if order.startswith("column"):
+            by = np.lexsort((ys, xs))
+            cy, cx = ys[by], xs[by]
+        else:
+            cy, cx = ys, xs
+        index = list(range(len(cy)))
+        chosen = index[len(index) - count :] if order.endswith("last") else index[:count]
+        if len(chosen) == count and bool(mask[cy[chosen], cx[chosen]].all()):
+            fits.append(order)
+    return fits
+
+
+def _order_fits_by_running(o: _Outcome, mask: BoolArray, region: Box, source: int, target: int) -> list[str]:
+    """`_order_fits` by running `lib_tick` itself (the reference the tests compare with)."""
+    fits = []
+    for order in TICK_ORDERS:
+        grid = o.t.before.grid.tolist()
+        lib_tick(grid, list(region), source, target, order, int(mask.sum()))
+        if np.array_equal(np.asarray(grid, dtype=np.int8) != o.t.before.grid, mask):
+            fits.append(order)
+    return fits
+
+
+def _condition(outcomes: Sequence[_Outcome], ticked: Sequence[bool]) -> tuple[str, tuple[str, ...], list[tuple[str, int]]]:
+    """The simplest tick condition with the fewest errors, and every candidate's error count."""
+    labels = [o.t.label for o in outcomes]
+    always_labels = tuple(sorted({lab for lab in labels if all(k for k, l2 in zip(ticked, labels, strict=True)
+                                                                if l2 == lab)}))
+    predictions = {
+        "always": [True] * len(outcomes),
+        "moved": [o.moved for o in outcomes],
+        "changed": [o.changed for o in outcomes],
+        "actions": [lab in always_labels for lab in labels],
+    }
+    errors = [(name, sum(p != k for p, k in zip(pred, ticked, strict=True))) for name, pred in predictions.items()]
+    best = min(errors, key=lambda item: item[1])[0]
+    return best, always_labels if best == "actions" else (), errors
+
+
+def _learn_one(outcomes: Sequence[_Outcome], source: int, target: int, events: list[tuple[_Outcome, BoolArray]]) -> TickRule | None:
+    region = _box([touching(o.t.before.grid == source, m) | m for o, m in events])
+    orders: Counter[str] = Counter(order for o, m in events for order in _order_fits(o, m, region, source, target))
+    if not orders:
+        return None
+    order, fitted = orders.most_common(1)[0]
+    count = Counter(int(m.sum()) for _, m in events).most_common(1)[0][0]
+    x0, y0, x1, y1 = region
+    if all(int((o.t.before.grid == source).sum()) == int((o.t.before.grid[y0 : y1 + 1, x0 : x1 + 1] == source).sum())
+           for o in outcomes):
+        region = WHOLE_GRID
+        x0, y0, x1, y1 = region
+    able = [o for o in outcomes if int((o.t.before.grid[y0 : y1 + 1, x0 : x1 + 1] == source).sum()) >= count]
+    hit = {id(o) for o, _ in events}
+    ticked = [id(o) in hit for o in able]
+    condition, actions, alternatives = _condition(able, ticked)
+    if condition == "actions" and not actions:
+        return None
+    errors = dict(alternatives)[condition] + len(events) - fitted
+    return TickRule(source, target, region, order, count, condition, actions, evidence=fitted, errors=errors,
+                    alternatives=tuple(alternatives))
+
+
+def learn_ticks(transitions: Sequence[Transition], rules: WorldRules) -> list[TickRule]:
+    """Counter rules for colour changes the move and click rules do not explain."""
+    outcomes = _outcomes(transitions, replace(rules, ticks=()))
+    groups: dict[tuple[Any, int, int], list[tuple[_Outcome, BoolArray]]] = defaultdict(list)
+    for o in outcomes:
+        if not o.residual.any():
+            continue
+        before, after = o.t.before.grid[o.residual], o.t.after.grid[o.residual]
+        for source, target in sorted(set(zip(before.tolist(), after.tolist(), strict=True))):
+            mask = o.residual & (o.t.before.grid == source) & (o.t.after.grid == target)
+            groups[(_layout(o), int(source), int(target))].append((o, mask))
+    found = []
+    for (layout, source, target), events in sorted(groups.items(), key=lambda item: item[0][1:]):
+        if len(events) < MIN_EVENTS:
+            continue
+        rule = _learn_one([o for o in outcomes if _layout(o) == layout], source, target, events)
+        if rule is not None and rule.evidence >= MIN_EVENTS and rule.evidence * 2 > len(events):
+            found.append(rule)
+    return _merged(found)
+
+
+def _merged(found: Sequence[TickRule]) -> list[TickRule]:
+    """One rule per counter: the same counter learned in several layouts would otherwise tick twice.
+
+    Rules that agree on everything but their evidence become one (evidence and errors added); a counter
+    whose colour appears nowhere else (WHOLE_GRID) is one counter wherever it is, so when its layouts
+    disagree the best-supported reading is kept.
+    """
+    groups: dict[tuple[Any, ...], list[TickRule]] = defaultdict(list)
+    for rule in found:
+        shape = (rule.source, rule.target, rule.region, rule.order, rule.count, rule.condition, rule.actions)
+        groups[shape[:3] if rule.region == WHOLE_GRID else shape].append(rule)
+    out = []
+    for rules in groups.values():
+        best = max(rules, key=lambda r: (r.evidence - r.errors, r.evidence))
+        same = [r for r in rules if (r.order, r.count, r.condition, r.actions)
+                == (best.order, best.count, best.condition, best.actions)]
+        totals: Counter[str] = Counter()
+        for r in same:
+            totals.update(dict(r.alternatives))
+        out.append(replace(best, evidence=sum(r.evidence for r in same), errors=sum(r.errors for r in same),
+                           alternatives=tuple((name, totals[name]) for name, _ in best.alternatives)))
+    return out
+
+
+def tick_mask(t: Transition, ticks: Sequence[TickRule]) -> BoolArray:
+    """Cells the counters would change in this transition's before frame (whatever the condition)."""
+    grid = t.before.grid.tolist()
+    for tick in ticks:
+        lib_tick(grid, list(tick.region), tick.source, tick.target, tick.order, tick.count)
+    mask: BoolArray = np.asarray(grid, dtype=np.int8) != t.before.grid
+    return mask

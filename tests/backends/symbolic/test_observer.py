@@ -1,0 +1,114 @@
+"""The symbolic observer: a lossless parse for any frame, scale recovery, and roles from feedback."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from RestrictedPython import compile_restricted
+
+from dreamteam.backends.symbolic.common.artifact_lib import lib_boundaries, lib_parse, lib_render
+from dreamteam.backends.symbolic.common.frames import boundaries, frame_geometry
+from dreamteam.backends.symbolic.obs_source import observable_source
+from dreamteam.backends.symbolic.observer import feedback_entities
+from dreamteam.codec import encode_grid
+
+from .helpers import ask, load, sandboxed
+from .worlds import MazeWorld, random_moves, record
+
+OBSERVABLE = load(observable_source([], {}))
+
+
+@st.composite
+def scaled_frames(draw: st.DrawFn) -> tuple[np.ndarray, int]:
+    """A random logical grid upscaled by 1..10 and placed anywhere in a letterboxed 64x64 frame."""
+    scale = draw(st.integers(1, 10))
+    cols, rows = draw(st.integers(1, 64 // scale)), draw(st.integers(1, 64 // scale))
+    ox, oy = draw(st.integers(0, 64 - cols * scale)), draw(st.integers(0, 64 - rows * scale))
+    palette = draw(st.lists(st.integers(0, 15), min_size=1, max_size=6, unique=True))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    logical = rng.choice(palette, size=(rows, cols))
+    frame = np.full((64, 64), draw(st.integers(0, 15)), dtype=np.int8)
+    frame[oy : oy + rows * scale, ox : ox + cols * scale] = np.kron(logical, np.ones((scale, scale), dtype=np.int8))
+    return frame, scale
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(1, 16))
+@settings(max_examples=40, deadline=None)
+def test_round_trip_is_exact_for_noise_frames(seed: int, colours: int) -> None:
+    frame = np.random.default_rng(seed).integers(0, colours, size=(64, 64)).tolist()
+    z = OBSERVABLE["parse"](frame)
+    assert OBSERVABLE["render"](z) == frame
+
+
+@given(scaled_frames())
+@settings(max_examples=60, deadline=None)
+def test_round_trip_is_exact_for_scaled_letterboxed_frames(case: tuple[np.ndarray, int]) -> None:
+    frame, scale = case
+    z = OBSERVABLE["parse"](frame.tolist())
+    assert OBSERVABLE["render"](z) == frame.tolist()
+    assert z["scale"] == 1 or z["scale"] % scale == 0
+    assert len(z["grid"]) == z["rows"] and all(len(row) == z["columns"] for row in z["grid"])
+
+
+@given(scaled_frames())
+@settings(max_examples=40, deadline=None)
+def test_numpy_geometry_matches_the_artifact(case: tuple[np.ndarray, int]) -> None:
+    frame, _ = case
+    assert boundaries(frame) == lib_boundaries(frame.tolist())
+    z = lib_parse(frame.tolist(), [], {})
+    assert list(frame_geometry(frame, [])) == [z["scale"], z["x_offset"], z["y_offset"]]
+
+
+def test_busy_frame_recovers_scale_offset_and_objects() -> None:
+    world = MazeWorld(seed=1, scale=4)
+    z = OBSERVABLE["parse"](world.frame().tolist())
+    ox, oy = world.offset()
+    assert z["scale"] == 4 and (z["x_offset"] - ox) % 4 == 0 and (z["y_offset"] - oy) % 4 == 0
+    assert z["background"] == world.floor
+    player = [o for o in z["objects"] if o["color"] == world.player]
+    assert len(player) == 1 and player[0]["size"] == 1
+    cx, cy = player[0]["cells"][0]
+    assert world.frame()[z["y_offset"] + cy * 4, z["x_offset"] + cx * 4] == world.player
+
+
+def test_render_of_hand_made_state() -> None:
+    z = {"width": 5, "height": 3, "scale": 2, "x_offset": 1, "y_offset": 0, "grid": [[1, 2]], "fill": 7,
+         "residual": [[0, 2, 3]]}
+    assert lib_render(z) == [[7, 1, 1, 2, 2], [7, 1, 1, 2, 2], [3, 7, 7, 7, 7]]
+    clipped = {**z, "width": 4}
+    assert lib_render(clipped) == [[7, 1, 1, 2], [7, 1, 1, 2], [3, 7, 7, 7]]
+
+
+def test_observer_learns_roles_from_feedback_and_frames() -> None:
+    world = MazeWorld(seed=3)
+    transitions = record(world, random_moves(1), 30)
+    frames = [transitions[0]["before"]] + [t["after"] for t in transitions]
+    feedback = 'earlier text | notes\nentities: {"controllable": {"colours": [' + str(world.player) + "]}}"
+    reply = ask("observer", {"frames": frames, "parse_errors": [], "feedback": feedback})
+    source = reply["patch"]
+    assert source is not None and "scale" in reply["notes"]
+    namespace = load(source)
+    assert namespace["ENTITY_TYPES"]["controllable"]["colours"] == [world.player]
+    assert world.player in namespace["ENTITY_TYPES"]["moving"]["colours"]
+    z = namespace["parse"](world.frame().tolist())
+    roles = {o["color"]: o["role"] for o in z["objects"]}
+    assert roles[world.player] == "controllable" and roles[world.wall] == ""
+    again = ask("observer", {"frames": frames, "parse_errors": [], "feedback": ""}, surface=source)
+    assert again["patch"] is None
+
+
+def test_observable_compiles_restricted_and_runs_in_the_sandbox() -> None:
+    world = MazeWorld(seed=2)
+    frames = [encode_grid(world.frame())]
+    source = ask("observer", {"frames": frames, "parse_errors": [], "feedback": ""})["patch"]
+    compile_restricted(source, "<observable>", "exec")
+    namespace = sandboxed(source, "observer")
+    frame = world.frame().tolist()
+    assert namespace["render"](namespace["parse"](frame)) == frame
+
+
+def test_feedback_entities_takes_the_last_valid_line() -> None:
+    text = 'entities: {"goal": {"colours": [3]}}\nnoise\nentities: {"goal": {"colours": [4]}}\nentities: {bad'
+    assert feedback_entities(text) == {"goal": {"colours": [4]}}
+    assert feedback_entities("nothing here") == {}
