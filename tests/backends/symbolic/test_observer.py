@@ -7,8 +7,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from RestrictedPython import compile_restricted
 
-from dreamteam.backends.symbolic.common.artifact_lib import lib_boundaries, lib_parse, lib_render
-from dreamteam.backends.symbolic.common.frames import boundaries, frame_geometry
+from dreamteam.backends.symbolic.common.artifact_lib import (
+    lib_boundaries,
+    lib_fits,
+    lib_geometry,
+    lib_parse,
+    lib_render,
+)
+from dreamteam.backends.symbolic.common.frames import (
+    boundaries,
+    boxed_geometry,
+    fits,
+    frame_geometry,
+    scale_hints,
+)
 from dreamteam.backends.symbolic.obs_source import observable_source
 from dreamteam.backends.symbolic.observer import feedback_entities
 from dreamteam.codec import encode_grid
@@ -112,3 +124,36 @@ def test_feedback_entities_takes_the_last_valid_line() -> None:
     text = 'entities: {"goal": {"colours": [3]}}\nnoise\nentities: {"goal": {"colours": [4]}}\nentities: {bad'
     assert feedback_entities(text) == {"goal": {"colours": [4]}}
     assert feedback_entities("nothing here") == {}
+
+
+@given(scaled_frames(), st.lists(st.tuples(st.integers(0, 63), st.integers(0, 63), st.integers(0, 15)), max_size=6),
+       st.integers(1, 10), st.integers(0, 9), st.integers(0, 9))
+@settings(max_examples=80, deadline=None)
+def test_the_numpy_fit_matches_the_artifact_fit(case: tuple[np.ndarray, int], marks: list[tuple[int, int, int]],
+                                               scale: int, ox: int, oy: int) -> None:
+    """`frames.fits` (numpy) and `lib_fits` (the artifacts') agree on any frame and geometry, also with stray
+    pixels anywhere (in the margin or inside the cells)."""
+    frame, _ = case
+    for x, y, colour in marks:
+        frame[y, x] = colour
+    geometry = [scale, ox, oy]
+    assert fits(frame, geometry) == lib_fits(frame.tolist(), geometry)
+    hints = scale_hints([frame])
+    assert list(frame_geometry(frame, hints)) == lib_geometry(frame.tolist(), hints)
+
+
+def test_a_grid_drawn_inside_a_margin_with_a_hud_is_found_and_parsed_as_cells() -> None:
+    """A 10x10 grid at 6 pixels a cell in a 2-pixel margin whose top row holds HUD dots: the gcd of the frame's
+    colour boundaries is 1, but every whole cell inside the margin is one colour, so the hints find the
+    grid (scale 6, offset 2) and the observable parses 10x10 cells, the dots kept outside them."""
+    world = MazeWorld(seed=1, size=10, bar=False, scale=6)
+    frame = world.frame()
+    frame[1, 1::3] = 8
+    assert frame_geometry(frame, []) == (1, 0, 0)
+    hints = scale_hints([frame])
+    assert hints[0] == [6, 2, 2]
+    z = lib_parse(frame.tolist(), hints, {})
+    assert (z["scale"], z["x_offset"], z["y_offset"], z["rows"], z["columns"]) == (6, 2, 2, 10, 10)
+    assert lib_render(z) == frame.tolist()
+    plain = np.full((64, 64), 5, dtype=np.int8)
+    assert boxed_geometry(plain) is None  # a single colour fits any scale: no grid to find

@@ -465,3 +465,25 @@ def test_a_costly_learning_that_finds_nothing_new_makes_the_simulator_wait(size:
         assert "the last costly learning found nothing new: learning again after 2" in following["notes"]
     else:
         assert "rules unchanged" in following["notes"]
+
+
+class _MarginHudMaze(MazeWorld):
+    """A maze of 10x10 cells, 6 pixels each, inside a 2-pixel margin whose top row shows fixed HUD dots (the
+    frame's colour boundaries then have a gcd of 1)."""
+
+    def frame(self) -> np.ndarray:
+        out = super().frame()
+        out[1, 1::3] = 8
+        return out
+
+
+def test_a_grid_inside_a_margin_with_a_hud_is_learned_cell_by_cell() -> None:
+    world = _MarginHudMaze(seed=2, size=10, bar=False, scale=6)
+    transitions = record(world, random_moves(2), 80)
+    source = learn(transitions[:60])["patch"]
+    assert source is not None
+    namespace = load(source)
+    assert namespace["dyn_SCALE_HINTS"][0] == [6, 2, 2]
+    names = {h["name"] for h in namespace["HYPOTHESES"]}
+    assert {f"move:ACTION{i}:colour{world.player}" for i in range(1, 5)} <= names
+    assert all(held_out_hits(source, transitions[60:]))  # the margin is kept, the cells predicted

@@ -60,25 +60,29 @@ def lib_detect_scale(bounds: Any, width: int, height: int) -> list[int]:
     return geometry
 
 
-def lib_fits(bounds: Any, geometry: Any, width: int, height: int) -> bool:
-    """Whether every boundary falls on a cell edge of `geometry` (so each cell is one colour)."""
+def lib_fits(rows: Any, geometry: Any) -> bool:
+    """Whether the box of `geometry`'s whole cells is an upscaled grid: every colour boundary inside it falls
+    on a cell edge (so each cell is one colour). What lies outside the box, a margin with a frame line or a
+    HUD, may be anything: it is kept as it is, not read as cells."""
     scale = geometry[0]
+    width = len(rows[0])
+    height = len(rows)
     size = lib_whole_cells(geometry, width, height)
     if scale < 1 or size[0] < 1 or size[1] < 1:
         return False
-    rows_ok = all((y - geometry[2]) % scale == 0 for y in bounds[0])
-    return rows_ok and all((x - geometry[1]) % scale == 0 for x in bounds[1])
+    left = geometry[1]
+    top = geometry[2]
+    box = [row[left : left + size[0] * scale] for row in rows[top : top + size[1] * scale]]
+    bounds = lib_boundaries(box)
+    return all(y % scale == 0 for y in bounds[0]) and all(x % scale == 0 for x in bounds[1])
 
 
 def lib_geometry(rows: Any, hints: Any) -> list[int]:
     """The first hinted geometry the frame fits, else the frame's own gcd geometry."""
-    bounds = lib_boundaries(rows)
-    width = len(rows[0])
-    height = len(rows)
     for hint in hints:
-        if lib_fits(bounds, hint, width, height):
+        if lib_fits(rows, hint):
             return [hint[0], hint[1], hint[2]]
-    return lib_detect_scale(bounds, width, height)
+    return lib_detect_scale(lib_boundaries(rows), len(rows[0]), len(rows))
 
 
 def lib_downsample(rows: Any, geometry: Any) -> list[list[int]]:

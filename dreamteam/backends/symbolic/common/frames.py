@@ -1,8 +1,9 @@
 """Frames as the learners see them: decoded display grids, their logical geometry and logical grid.
 
 Geometry is decided exactly as the generated artifacts decide it (`artifact_lib.lib_geometry`): the
-first scale hint the frame fits, else the frame's own gcd of colour boundaries. Boundaries are computed
-with numpy here for speed; `tests/backends/symbolic` checks they agree with the pure-Python helper.
+first scale hint the frame fits (the box of its whole cells is an upscaled grid, whatever the margin around
+it shows), else the frame's own gcd of colour boundaries. Boundaries and fits are computed with numpy here
+for speed; `tests/backends/symbolic` checks they agree with the pure-Python helpers.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from dreamteam.backends.symbolic.common.artifact_lib import lib_detect_scale, lib_fits
+from dreamteam.backends.symbolic.common.artifact_lib import lib_detect_scale
 from dreamteam.codec import decode_grid
 
 Array = npt.NDArray[np.int8]
@@ -62,15 +63,54 @@ def boundaries(display: Array) -> list[list[int]]:
     return [ys, xs]
 
 
+def fits(display: Array, geometry: Sequence[int]) -> bool:
+    """`lib_fits` with numpy: the box of `geometry`'s whole cells is an upscaled grid (each cell one colour)."""
+    scale, ox, oy = int(geometry[0]), int(geometry[1]), int(geometry[2])
+    height, width = display.shape
+    if scale < 1:
+        return False
+    nx, ny = (width - ox) // scale, (height - oy) // scale
+    if nx < 1 or ny < 1:
+        return False
+    box = display[oy : oy + ny * scale, ox : ox + nx * scale]
+    return bool(np.array_equal(box, np.repeat(np.repeat(box[::scale, ::scale], scale, 0), scale, 1)))
+
+
 def frame_geometry(display: Array, hints: Sequence[Sequence[int]]) -> Geometry:
     """The geometry the artifacts' `lib_geometry` picks for this frame."""
-    bounds = boundaries(display)
-    height, width = display.shape
     for hint in hints:
-        if lib_fits(bounds, hint, width, height):
+        if fits(display, hint):
             return int(hint[0]), int(hint[1]), int(hint[2])
-    scale, ox, oy = lib_detect_scale(bounds, width, height)
+    height, width = display.shape
+    scale, ox, oy = lib_detect_scale(boundaries(display), width, height)
     return scale, ox, oy
+
+
+MIN_BOX_CELLS = 5
+"""A grid found inside a margin has at least this many whole cells each way."""
+MIN_BOX_SHARE = 0.6
+"""... and covers at least this share of the frame."""
+MAX_BOX_SCALE = 16
+
+
+def boxed_geometry(display: Array) -> Geometry | None:
+    """The largest-scale grid drawn inside a margin (at most `MAX_BOX_SCALE`), for a frame whose own gcd
+    geometry is one pixel a cell: a frame line or a HUD in a 2-pixel margin puts colour boundaries between
+    the cells' edges, though every whole cell inside is one colour. None when there is no such grid (or
+    the box shows a single colour: any scale would fit it)."""
+    height, width = display.shape
+    for scale in range(min(MAX_BOX_SCALE, min(width, height) // MIN_BOX_CELLS), 1, -1):
+        for oy in range(scale):
+            for ox in range(scale):
+                nx, ny = (width - ox) // scale, (height - oy) // scale
+                if nx < MIN_BOX_CELLS or ny < MIN_BOX_CELLS or nx * ny * scale * scale < MIN_BOX_SHARE * width * height:
+                    continue
+                box = display[oy : oy + ny * scale, ox : ox + nx * scale]
+                cells = box[::scale, ::scale]
+                if (cells != cells[0, 0]).any() and np.array_equal(
+                        box, np.repeat(np.repeat(cells, scale, 0), scale, 1)):
+                    return scale, ox, oy
+    return None
 
 
 def downsample(display: Array, geometry: Geometry) -> Array:
@@ -90,23 +130,45 @@ def scale_hints(displays: Iterable[Array], previous: Iterable[Sequence[int]] = (
     """Geometries worth trying first: each frame's own detection, ranked by how many frames fit them.
 
     A sparse frame can show a spurious multiple of the true scale; the true one fits far more frames,
-    so it ranks first and keeps the logical grid stable from step to step.
+    so it ranks first and keeps the logical grid stable from step to step. A frame whose gcd geometry is
+    one pixel a cell and that no candidate fits yet is searched for a grid inside a margin
+    (`boxed_geometry`), which adds its scale's divisors too (a sparse frame's box may fit a multiple).
     """
-    bounds = []
+    frames = list(displays)
     candidates: dict[Geometry, None] = {}
-    for display in displays:
-        height, width = display.shape
-        found = boundaries(display)
-        bounds.append((found, width, height))
-        scale, ox, oy = lib_detect_scale(found, width, height)
-        if scale > 1:
-            candidates[(scale, ox, oy)] = None
     for hint in previous:
         if int(hint[0]) > 1:
             candidates[(int(hint[0]), int(hint[1]), int(hint[2]))] = None
-    support = {g: sum(lib_fits(b, g, w, h) for b, w, h in bounds) for g in candidates}
+    for display in frames:
+        height, width = display.shape
+        scale, ox, oy = lib_detect_scale(boundaries(display), width, height)
+        if scale > 1:
+            candidates[(scale, ox, oy)] = None
+        elif not any(fits(display, g) for g in candidates):
+            boxed = _boxed(display)
+            if boxed is not None:
+                for divisor in range(boxed[0], 1, -1):
+                    if boxed[0] % divisor == 0:
+                        candidates[(divisor, boxed[1] % divisor, boxed[2] % divisor)] = None
+    support = {g: sum(fits(d, g) for d in frames) for g in candidates}
     ranked = sorted((g for g in candidates if support[g] > 0), key=lambda g: (-support[g], -g[0], g))
     return [list(g) for g in ranked[:MAX_HINTS]]
+
+
+_BOXED: OrderedDict[bytes, Geometry | None] = OrderedDict()
+
+
+def _boxed(display: Array) -> Geometry | None:
+    """`boxed_geometry`, remembered per frame (the same frames come back in every step's window)."""
+    key = display.tobytes() + bytes(display.shape)
+    if key in _BOXED:
+        _BOXED.move_to_end(key)
+        return _BOXED[key]
+    found = boxed_geometry(display)
+    _BOXED[key] = found
+    if len(_BOXED) > 1024:
+        _BOXED.popitem(last=False)
+    return found
 
 
 class DisplayCache:
