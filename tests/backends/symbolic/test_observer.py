@@ -157,3 +157,16 @@ def test_a_grid_drawn_inside_a_margin_with_a_hud_is_found_and_parsed_as_cells() 
     assert lib_render(z) == frame.tolist()
     plain = np.full((64, 64), 5, dtype=np.int8)
     assert boxed_geometry(plain) is None  # a single colour fits any scale: no grid to find
+
+
+def test_a_stray_pixel_over_the_cells_keeps_the_hinted_grid_but_a_finer_pattern_does_not() -> None:
+    """A flash of one pixel drawn over a cell (two or three stray lines) keeps the frame on the hinted grid,
+    so the logical layout does not change from frame to frame; a pattern finer than the cells does not fit."""
+    world = MazeWorld(seed=1, size=10, bar=False, scale=6)
+    frame = world.frame()
+    hints = scale_hints([frame])
+    frame[3, 4] = 11
+    assert frame_geometry(frame, hints) == (6, 2, 2)
+    frame[30:33, 30:33] = 12
+    frame[45, 20:23] = 13
+    assert frame_geometry(frame, hints) != (6, 2, 2)

@@ -60,10 +60,13 @@ def lib_detect_scale(bounds: Any, width: int, height: int) -> list[int]:
     return geometry
 
 
-def lib_fits(rows: Any, geometry: Any) -> bool:
+def lib_fits(rows: Any, geometry: Any, stray_lines: int = 4) -> bool:
     """Whether the box of `geometry`'s whole cells is an upscaled grid: every colour boundary inside it falls
-    on a cell edge (so each cell is one colour). What lies outside the box, a margin with a frame line or a
-    HUD, may be anything: it is kept as it is, not read as cells."""
+    on a cell edge (so each cell is one colour), but for at most `stray_lines` rows and columns of pixels (a
+    flash or a cursor of a pixel or two drawn over the cells must not make this frame one pixel a cell while
+    its neighbours are cells: the logical grid keeps its layout, and the stray pixels are prediction errors).
+    What lies outside the box, a margin with a frame line or a HUD, may be anything: it is kept as it is, not
+    read as cells."""
     scale = geometry[0]
     width = len(rows[0])
     height = len(rows)
@@ -74,7 +77,8 @@ def lib_fits(rows: Any, geometry: Any) -> bool:
     top = geometry[2]
     box = [row[left : left + size[0] * scale] for row in rows[top : top + size[1] * scale]]
     bounds = lib_boundaries(box)
-    return all(y % scale == 0 for y in bounds[0]) and all(x % scale == 0 for x in bounds[1])
+    stray = len([y for y in bounds[0] if y % scale]) + len([x for x in bounds[1] if x % scale])
+    return stray <= stray_lines
 
 
 def lib_geometry(rows: Any, hints: Any) -> list[int]:

@@ -22,6 +22,8 @@ from dreamteam.codec import decode_grid
 Array = npt.NDArray[np.int8]
 Geometry = tuple[int, int, int]
 MAX_HINTS = 6
+STRAY_LINES = 4
+"""Rows and columns of stray pixels a hinted box may show and still fit (`lib_fits`'s default)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -64,7 +66,8 @@ def boundaries(display: Array) -> list[list[int]]:
 
 
 def fits(display: Array, geometry: Sequence[int]) -> bool:
-    """`lib_fits` with numpy: the box of `geometry`'s whole cells is an upscaled grid (each cell one colour)."""
+    """`lib_fits` with numpy: the box of `geometry`'s whole cells is an upscaled grid (each cell one colour, but
+    for at most `STRAY_LINES` rows and columns of stray pixels)."""
     scale, ox, oy = int(geometry[0]), int(geometry[1]), int(geometry[2])
     height, width = display.shape
     if scale < 1:
@@ -73,7 +76,10 @@ def fits(display: Array, geometry: Sequence[int]) -> bool:
     if nx < 1 or ny < 1:
         return False
     box = display[oy : oy + ny * scale, ox : ox + nx * scale]
-    return bool(np.array_equal(box, np.repeat(np.repeat(box[::scale, ::scale], scale, 0), scale, 1)))
+    if np.array_equal(box, np.repeat(np.repeat(box[::scale, ::scale], scale, 0), scale, 1)):
+        return True
+    ys, xs = boundaries(box)
+    return sum(1 for y in ys if y % scale) + sum(1 for x in xs if x % scale) <= STRAY_LINES
 
 
 def frame_geometry(display: Array, hints: Sequence[Sequence[int]]) -> Geometry:
