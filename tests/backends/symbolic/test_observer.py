@@ -137,7 +137,8 @@ def test_the_numpy_fit_matches_the_artifact_fit(case: tuple[np.ndarray, int], ma
     for x, y, colour in marks:
         frame[y, x] = colour
     geometry = [scale, ox, oy]
-    assert fits(frame, geometry) == lib_fits(frame.tolist(), geometry)
+    for stray_lines in (0, 4):
+        assert fits(frame, geometry, stray_lines) == lib_fits(frame.tolist(), geometry, stray_lines)
     hints = scale_hints([frame])
     assert list(frame_geometry(frame, hints)) == lib_geometry(frame.tolist(), hints)
 

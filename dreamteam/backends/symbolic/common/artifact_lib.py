@@ -60,13 +60,11 @@ def lib_detect_scale(bounds: Any, width: int, height: int) -> list[int]:
     return geometry
 
 
-def lib_fits(rows: Any, geometry: Any, stray_lines: int = 4) -> bool:
+def lib_fits(rows: Any, geometry: Any, stray_lines: int = 0) -> bool:
     """Whether the box of `geometry`'s whole cells is an upscaled grid: every colour boundary inside it falls
-    on a cell edge (so each cell is one colour), but for at most `stray_lines` rows and columns of pixels (a
-    flash or a cursor of a pixel or two drawn over the cells must not make this frame one pixel a cell while
-    its neighbours are cells: the logical grid keeps its layout, and the stray pixels are prediction errors).
-    What lies outside the box, a margin with a frame line or a HUD, may be anything: it is kept as it is, not
-    read as cells."""
+    on a cell edge (so each cell is one colour), but for at most `stray_lines` rows and columns of pixels.
+    What lies outside the box, a margin with a frame line or a HUD, may be anything: it is kept as it is,
+    not read as cells."""
     scale = geometry[0]
     width = len(rows[0])
     height = len(rows)
@@ -82,10 +80,14 @@ def lib_fits(rows: Any, geometry: Any, stray_lines: int = 4) -> bool:
 
 
 def lib_geometry(rows: Any, hints: Any) -> list[int]:
-    """The first hinted geometry the frame fits, else the frame's own gcd geometry."""
-    for hint in hints:
-        if lib_fits(rows, hint):
-            return [hint[0], hint[1], hint[2]]
+    """The first hinted geometry the frame fits; else the first it fits but for up to 4 rows and columns of
+    stray pixels over the cells (a flash or a cursor must not make one frame one pixel a cell while its
+    neighbours are cells: the logical layout stays, the stray pixels are prediction errors); else the
+    frame's own gcd geometry."""
+    for stray_lines in (0, 4):
+        for hint in hints:
+            if lib_fits(rows, hint, stray_lines):
+                return [hint[0], hint[1], hint[2]]
     return lib_detect_scale(lib_boundaries(rows), len(rows[0]), len(rows))
 
 

@@ -23,7 +23,8 @@ Array = npt.NDArray[np.int8]
 Geometry = tuple[int, int, int]
 MAX_HINTS = 6
 STRAY_LINES = 4
-"""Rows and columns of stray pixels a hinted box may show and still fit (`lib_fits`'s default)."""
+"""Rows and columns of stray pixels a hinted box may show and still be chosen when no hint fits exactly (as
+`lib_geometry` does)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -65,9 +66,9 @@ def boundaries(display: Array) -> list[list[int]]:
     return [ys, xs]
 
 
-def fits(display: Array, geometry: Sequence[int]) -> bool:
+def fits(display: Array, geometry: Sequence[int], stray_lines: int = 0) -> bool:
     """`lib_fits` with numpy: the box of `geometry`'s whole cells is an upscaled grid (each cell one colour, but
-    for at most `STRAY_LINES` rows and columns of stray pixels)."""
+    for at most `stray_lines` rows and columns of stray pixels)."""
     scale, ox, oy = int(geometry[0]), int(geometry[1]), int(geometry[2])
     height, width = display.shape
     if scale < 1:
@@ -78,15 +79,18 @@ def fits(display: Array, geometry: Sequence[int]) -> bool:
     box = display[oy : oy + ny * scale, ox : ox + nx * scale]
     if np.array_equal(box, np.repeat(np.repeat(box[::scale, ::scale], scale, 0), scale, 1)):
         return True
+    if not stray_lines:
+        return False
     ys, xs = boundaries(box)
-    return sum(1 for y in ys if y % scale) + sum(1 for x in xs if x % scale) <= STRAY_LINES
+    return sum(1 for y in ys if y % scale) + sum(1 for x in xs if x % scale) <= stray_lines
 
 
 def frame_geometry(display: Array, hints: Sequence[Sequence[int]]) -> Geometry:
     """The geometry the artifacts' `lib_geometry` picks for this frame."""
-    for hint in hints:
-        if fits(display, hint):
-            return int(hint[0]), int(hint[1]), int(hint[2])
+    for stray_lines in (0, STRAY_LINES):
+        for hint in hints:
+            if fits(display, hint, stray_lines):
+                return int(hint[0]), int(hint[1]), int(hint[2])
     height, width = display.shape
     scale, ox, oy = lib_detect_scale(boundaries(display), width, height)
     return scale, ox, oy
@@ -150,7 +154,7 @@ def scale_hints(displays: Iterable[Array], previous: Iterable[Sequence[int]] = (
         scale, ox, oy = lib_detect_scale(boundaries(display), width, height)
         if scale > 1:
             candidates[(scale, ox, oy)] = None
-        elif not any(fits(display, g) for g in candidates):
+        elif not any(fits(display, g, STRAY_LINES) for g in candidates):
             boxed = _boxed(display)
             if boxed is not None:
                 for divisor in range(boxed[0], 1, -1):
