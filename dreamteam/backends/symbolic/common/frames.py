@@ -116,6 +116,8 @@ def boxed_geometry(display: Array) -> Geometry | None:
                 if nx < MIN_BOX_CELLS or ny < MIN_BOX_CELLS or nx * ny * scale * scale < MIN_BOX_SHARE * width * height:
                     continue
                 box = display[oy : oy + ny * scale, ox : ox + nx * scale]
+                if (box[1:scale] != box[0]).any() or (box[:, 1:scale] != box[:, :1]).any():
+                    continue  # the first row or column of cells is not uniform: the common, cheap refusal
                 cells = box[::scale, ::scale]
                 if (cells != cells[0, 0]).any() and np.array_equal(
                         box, np.repeat(np.repeat(cells, scale, 0), scale, 1)):
