@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # after PYTHONPATH: another checkout can be timed
 
 from dreamteam.protocols import RoleRequest  # noqa: E402
 from dreamteam.workspace import Workspace  # noqa: E402

@@ -9,15 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from dreamteam.backends.symbolic.common.frames import DisplayCache, LogicalFrame, logical
 from dreamteam.perception import label_runs
-
-_T = TypeVar("_T")
 
 BoolArray = npt.NDArray[np.bool_]
 Cell = tuple[int, int]
@@ -120,18 +118,23 @@ class MotionCache:
             self._items[key] = found
         return found
 
-    def memo(self, name: str, t: Transition, extra: Hashable, compute: Callable[[], _T]) -> _T:
+    def memo[T](self, name: str, t: Transition, extra: Hashable, compute: Callable[[], T]) -> T:
         """`compute()`, a rule family's per-transition evidence, remembered by `name`, the transition's key and
         geometries and `extra` (whatever else it depends on): a family re-learned over a window of hundreds of
         64x64 transitions after every wrong prediction would otherwise redo the same work for each of them."""
         key = (name, t.key, t.before.geometry, t.after.geometry, extra)
         if key in self._memo:
-            return cast(_T, self._memo[key])
+            return cast(T, self._memo[key])
         found = compute()
         if len(self._memo) >= 4 * self.size:
             self._memo.pop(next(iter(self._memo)))
         self._memo[key] = found
         return found
+
+
+def memoized[T](cache: MotionCache | None, name: str, t: Transition, extra: Hashable, compute: Callable[[], T]) -> T:
+    """`cache.memo(...)`, or `compute()` when there is no cache."""
+    return compute() if cache is None else cache.memo(name, t, extra, compute)
 
 
 def touching(mask: BoolArray, seeds: BoolArray) -> BoolArray:

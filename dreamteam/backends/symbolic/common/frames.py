@@ -8,6 +8,7 @@ for speed; `tests/backends/symbolic` checks they agree with the pure-Python help
 
 from __future__ import annotations
 
+import functools
 from collections import OrderedDict
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
@@ -167,20 +168,14 @@ def scale_hints(displays: Iterable[Array], previous: Iterable[Sequence[int]] = (
     return [list(g) for g in ranked[:MAX_HINTS]]
 
 
-_BOXED: OrderedDict[bytes, Geometry | None] = OrderedDict()
-
-
 def _boxed(display: Array) -> Geometry | None:
     """`boxed_geometry`, remembered per frame (the same frames come back in every step's window)."""
-    key = display.tobytes() + bytes(display.shape)
-    if key in _BOXED:
-        _BOXED.move_to_end(key)
-        return _BOXED[key]
-    found = boxed_geometry(display)
-    _BOXED[key] = found
-    if len(_BOXED) > 1024:
-        _BOXED.popitem(last=False)
-    return found
+    return _boxed_of(display.tobytes(), display.shape)
+
+
+@functools.lru_cache(maxsize=1024)
+def _boxed_of(pixels: bytes, shape: tuple[int, ...]) -> Geometry | None:
+    return boxed_geometry(np.frombuffer(pixels, dtype=np.int8).reshape(shape))
 
 
 class DisplayCache:

@@ -88,14 +88,14 @@ def _restored(c: LearnContext, rules: WorldRules) -> WorldRules:
 
 
 def _ticks(c: LearnContext, rules: WorldRules) -> WorldRules:
-    ticks = tuple(learn_ticks(c.transitions, rules))
+    ticks = tuple(learn_ticks(c.transitions, rules, c.cache))
     if ticks and rules.click is not None:
         rules = replace(rules, click=learn_click(c.transitions, ignore=lambda t: tick_mask(t, ticks)))
     return replace(rules, ticks=ticks)
 
 
 def _touches(c: LearnContext, rules: WorldRules) -> WorldRules:
-    goals, fatal = learn_touches(c.transitions, rules)
+    goals, fatal = learn_touches(c.transitions, rules, c.cache)
     return replace(rules, goals=goals, fatal=fatal)
 
 

@@ -17,7 +17,7 @@ from functools import partial
 import numpy as np
 
 from dreamteam.backends.symbolic.common.artifact_dyn import lib_changes, lib_hex, lib_patrol_key
-from dreamteam.backends.symbolic.common.evidence import MotionCache, Transition
+from dreamteam.backends.symbolic.common.evidence import MotionCache, Transition, memoized
 from dreamteam.backends.symbolic.worldmodel.model import PatrolRule
 
 MAX_PATROL_CELLS = 12
@@ -45,7 +45,7 @@ def window_changes(transitions: Sequence[Transition], cache: MotionCache | None 
             last = lib_hex(earlier.before.grid.tolist())
         changed = partial(lib_changes, last, t.before.grid.tolist())
         seen = tuple(last) if isinstance(last, list) else last
-        out[t.index] = changed() if cache is None else cache.memo("changes", t, seen, changed)
+        out[t.index] = memoized(cache, "changes", t, seen, changed)
     return out
 
 
@@ -133,7 +133,7 @@ def learn_patrols(transitions: Sequence[Transition], background: int,
         changes = window[t.index]
         found = partial(_steps, t, background, changes)
         extra = (background, tuple(tuple(int(v) for v in c) for c in changes))
-        for colour, cell, target, came in (found() if cache is None else cache.memo("patrol-steps", t, extra, found)):
+        for colour, cell, target, came in memoized(cache, "patrol-steps", t, extra, found):
             tallies[colour].add(t, cell, target, came)
     rules = (tally.rule(colour) for colour, tally in sorted(tallies.items()))
     return tuple(rule for rule in rules if rule is not None)

@@ -9,7 +9,7 @@ import numpy as np
 
 from dreamteam.backends.symbolic.common.artifact_dyn import lib_unhex
 from dreamteam.backends.symbolic.common.artifact_lib import lib_background, lib_leftover
-from dreamteam.backends.symbolic.common.evidence import Transition
+from dreamteam.backends.symbolic.common.evidence import MotionCache, Transition
 from dreamteam.backends.symbolic.common.frames import LogicalFrame, colour_table
 from dreamteam.backends.symbolic.worldmodel.model import Scene, WorldRules, apply_moves, apply_patrols
 from dreamteam.backends.symbolic.worldmodel.patrols import window_changes
@@ -79,12 +79,13 @@ def _nearest(grid: np.ndarray, scenes: Sequence[np.ndarray]) -> int | None:
     return best if best is not None and 4 * distance <= grid.size else None
 
 
-def learn_touches(transitions: Sequence[Transition], rules: WorldRules) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def learn_touches(transitions: Sequence[Transition], rules: WorldRules,
+                  cache: MotionCache | None = None) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(goal colours, fatal colours): entered just before a level-up / a game over and never otherwise."""
     safe: set[int] = set()
     goal: set[int] = set()
     fatal: set[int] = set()
-    window = window_changes(transitions) if rules.patrols else {}
+    window = window_changes(transitions, cache) if rules.patrols else {}
     for t in transitions:
         if (not t.before.same_layout(t.after) and not t.level_up) or t.label == "RESET":
             continue  # (a RESET after a loss starts from the loss: patrollers on the player touch nothing)

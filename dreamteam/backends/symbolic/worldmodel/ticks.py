@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from dreamteam.backends.symbolic.common.artifact_dyn import lib_tick
-from dreamteam.backends.symbolic.common.evidence import BoolArray, Transition, touching
+from dreamteam.backends.symbolic.common.evidence import BoolArray, MotionCache, Transition, touching
 from dreamteam.backends.symbolic.worldmodel.model import TICK_ORDERS, Box, TickRule, WorldRules, step_rules
 from dreamteam.backends.symbolic.worldmodel.patrols import window_changes
 
@@ -35,9 +35,9 @@ class _Outcome:
     changed: bool
 
 
-def _outcomes(transitions: Sequence[Transition], rules: WorldRules) -> list[_Outcome]:
+def _outcomes(transitions: Sequence[Transition], rules: WorldRules, cache: MotionCache | None = None) -> list[_Outcome]:
     out = []
-    window = window_changes(transitions) if rules.patrols else {}
+    window = window_changes(transitions, cache) if rules.patrols else {}
     for t in transitions:
         if not t.local:
             continue
@@ -136,9 +136,9 @@ def _learn_one(outcomes: Sequence[_Outcome], source: int, target: int, events: l
                     alternatives=tuple(alternatives))
 
 
-def learn_ticks(transitions: Sequence[Transition], rules: WorldRules) -> list[TickRule]:
+def learn_ticks(transitions: Sequence[Transition], rules: WorldRules, cache: MotionCache | None = None) -> list[TickRule]:
     """Counter rules for colour changes the move and click rules do not explain."""
-    outcomes = _outcomes(transitions, replace(rules, ticks=()))
+    outcomes = _outcomes(transitions, replace(rules, ticks=()), cache)
     groups: dict[tuple[Any, int, int], list[tuple[_Outcome, BoolArray]]] = defaultdict(list)
     for o in outcomes:
         if not o.residual.any():

@@ -9,7 +9,13 @@ from functools import partial
 import numpy as np
 import numpy.typing as npt
 
-from dreamteam.backends.symbolic.common.evidence import MotionCache, Transition, motions, primary_moves
+from dreamteam.backends.symbolic.common.evidence import (
+    MotionCache,
+    Transition,
+    memoized,
+    motions,
+    primary_moves,
+)
 from dreamteam.backends.symbolic.common.frames import Array, colour_table
 from dreamteam.backends.symbolic.planning.goals.grids import ObjectClass, _commonest, _positions, _unit
 
@@ -221,7 +227,7 @@ def gather(transitions: Sequence[Transition], cache: MotionCache | None = None,
     for t, colour, shift in moves_seen:
         swept = _swept if (t.label, colour) in sliders else _entered
         ran_into = partial(swept, t, colour, shift)
-        now = {(colour, c) for c in (ran_into() if cache is None else cache.memo(swept.__name__, t, (colour, shift), ran_into))}
+        now = {(colour, c) for c in memoized(cache, swept.__name__, t, (colour, shift), ran_into)}
         pairs |= now
         if not t.level_up:
             unrewarded |= now
@@ -261,8 +267,8 @@ def gather(transitions: Sequence[Transition], cache: MotionCache | None = None,
             level_start = t.after.grid
     table = colour_table(movers)
     mover_key = tuple(sorted(movers))
-    visited = {p for t in transitions for p in (_stood(t, table) if cache is None else cache.memo(
-        "stood", t, mover_key, partial(_stood, t, table)))} if movers else set()
+    visited = {p for t in transitions for p in memoized(cache, "stood", t, mover_key, partial(_stood, t, table))
+               } if movers else set()
     moves = tuple(sorted((label, colour, d[0], d[1]) for (label, colour), d in shifts.items()))
     pairs = {(m, c) for m, c in pairs if c not in movers}
     before_up = {(m, c) for m, c in before_up if c not in movers}
