@@ -9,14 +9,18 @@ from RestrictedPython import compile_restricted
 
 from dreamteam.backends.symbolic.common.artifact_lib import (
     lib_boundaries,
+    lib_downsample,
     lib_fits,
     lib_geometry,
     lib_parse,
+    lib_rebuild,
     lib_render,
 )
 from dreamteam.backends.symbolic.common.frames import (
+    banded_geometry,
     boundaries,
     boxed_geometry,
+    downsample,
     fits,
     frame_geometry,
     scale_hints,
@@ -136,9 +140,10 @@ def test_the_numpy_fit_matches_the_artifact_fit(case: tuple[np.ndarray, int], ma
     frame, _ = case
     for x, y, colour in marks:
         frame[y, x] = colour
-    geometry = [scale, ox, oy]
-    for stray_lines in (0, 4):
-        assert fits(frame, geometry, stray_lines) == lib_fits(frame.tolist(), geometry, stray_lines)
+    for geometry in ([scale, ox, oy], [scale, ox, oy, 1 + ox, 1 + oy]):  # also with columns and rows
+        for stray_lines in (0, 4):
+            assert fits(frame, geometry, stray_lines) == lib_fits(frame.tolist(), geometry, stray_lines)
+        assert downsample(frame, tuple(geometry)).tolist() == lib_downsample(frame.tolist(), geometry)
     hints = scale_hints([frame])
     assert list(frame_geometry(frame, hints)) == lib_geometry(frame.tolist(), hints)
 
@@ -171,3 +176,41 @@ def test_a_stray_pixel_over_the_cells_keeps_the_hinted_grid_but_a_finer_pattern_
     frame[30:33, 30:33] = 12
     frame[45, 20:23] = 13
     assert frame_geometry(frame, hints) != (6, 2, 2)
+
+
+def _board_with_strip(top: bool) -> tuple[np.ndarray, np.ndarray]:
+    """A 7x8 board of 8-pixel cells with an 8-pixel HUD strip of one-pixel detail above or below it."""
+    cells = np.random.default_rng(5).integers(0, 4, (7, 8)).astype(np.int8)
+    frame = np.zeros((64, 64), dtype=np.int8)
+    board = np.repeat(np.repeat(cells, 8, axis=0), 8, axis=1)
+    strip = 2 if top else 59
+    if top:
+        frame[8:] = board
+    else:
+        frame[:56] = board
+    frame[strip, 3:40] = 5
+    frame[strip + 2, 10] = 7
+    return frame, cells
+
+
+def test_a_board_beside_a_hud_strip_is_read_as_cells_and_the_strip_kept() -> None:
+    """Board games often draw an 8-pixel grid with a HUD strip of one-pixel counters or bars above or below it:
+    no grid fits the whole frame or a box inside a margin, but a band of whole cell rows does. The observable
+    parses the band as cells and keeps the strip as residual pixels (lossless), the numpy and artifact
+    readings agree, and a state rebuilt from its own geometry keeps the band's rows."""
+    for top, geometry in ((True, (8, 0, 8)), (False, (8, 0, 0, 8, 7))):
+        frame, cells = _board_with_strip(top)
+        assert frame_geometry(frame, []) == (1, 0, 0)
+        assert boxed_geometry(frame) is None
+        assert banded_geometry(frame) == geometry
+        hints = scale_hints([frame])
+        assert tuple(hints[0]) == geometry
+        assert list(frame_geometry(frame, hints)) == lib_geometry(frame.tolist(), hints)
+        z = lib_parse(frame.tolist(), hints, {})
+        assert (z["rows"], z["columns"]) == (7, 8) and z["grid"] == cells.tolist()
+        assert lib_render(z) == frame.tolist()
+        rebuilt = lib_rebuild(z, frame.tolist(), [], [])
+        assert (rebuilt["rows"], rebuilt["columns"], rebuilt["y_offset"]) == (7, 8, z["y_offset"])
+    plain = np.zeros((64, 64), dtype=np.int8)
+    plain[60, 1:9] = 3  # detail in a strip over one colour: nothing to read as a board
+    assert banded_geometry(plain) is None

@@ -487,3 +487,27 @@ def test_a_grid_inside_a_margin_with_a_hud_is_learned_cell_by_cell() -> None:
     names = {h["name"] for h in namespace["HYPOTHESES"]}
     assert {f"move:ACTION{i}:colour{world.player}" for i in range(1, 5)} <= names
     assert all(held_out_hits(source, transitions[60:]))  # the margin is kept, the cells predicted
+
+
+class _StripHudMaze(MazeWorld):
+    """A maze of 7x7 cells, 8 pixels each, drawn from the frame's top-left corner; the strip of pixels below it
+    shows HUD dots one pixel wide, so no grid fits the whole frame nor a box inside a margin."""
+
+    def frame(self) -> np.ndarray:
+        out = np.full((64, 64), self.floor, dtype=np.int8)
+        out[:56, :56] = np.repeat(np.repeat(self.grid, 8, axis=0), 8, axis=1)
+        out[58, 2:40:3] = 8
+        out[61, 5] = 8
+        return out
+
+
+def test_a_board_above_a_hud_strip_is_learned_cell_by_cell() -> None:
+    world = _StripHudMaze(seed=3, size=7, bar=False, scale=8)
+    transitions = record(world, random_moves(3), 80)
+    source = learn(transitions[:60])["patch"]
+    assert source is not None
+    namespace = load(source)
+    assert namespace["dyn_SCALE_HINTS"][0] == [8, 0, 0, 8, 7]  # the band's 8 columns and 7 rows, not the strip
+    names = {h["name"] for h in namespace["HYPOTHESES"]}
+    assert {f"move:ACTION{i}:colour{world.player}" for i in range(1, 5)} <= names
+    assert all(held_out_hits(source, transitions[60:]))  # the strip is kept, the cells predicted

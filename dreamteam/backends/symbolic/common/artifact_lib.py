@@ -6,8 +6,10 @@ artifact, renamed to the surface's helper prefix (`obs_`, `dyn_`, `strat_`), wit
 The learners call the same functions directly, so what they learn matches what the artifact computes.
 
 Vocabulary: `rows` is a display frame (list of row lists), `grid` a logical grid (one value per
-logical cell), `geometry` is [scale, x_offset, y_offset]: logical cell (cx, cy) covers the display
-pixels x in [x_offset + cx*scale, x_offset + (cx+1)*scale), likewise y.
+logical cell), `geometry` is [scale, x_offset, y_offset] or [scale, x_offset, y_offset, columns, rows]:
+logical cell (cx, cy) covers the display pixels x in [x_offset + cx*scale, x_offset + (cx+1)*scale), likewise
+y; the whole cells run to the frame's right and bottom edges, or for `columns` and `rows` cells when the
+geometry names them (a board with a HUD strip below or beside it).
 """
 
 from __future__ import annotations
@@ -38,9 +40,12 @@ def lib_gcd(a: int, b: int) -> int:
 
 
 def lib_whole_cells(geometry: Any, width: int, height: int) -> list[int]:
-    """[columns, rows]: how many whole logical cells fit in the display."""
+    """[columns, rows]: how many whole logical cells fit in the display (at most the geometry's own counts)."""
     scale = geometry[0]
-    return [(width - geometry[1]) // scale, (height - geometry[2]) // scale]
+    size = [(width - geometry[1]) // scale, (height - geometry[2]) // scale]
+    if len(geometry) > 4:
+        size = [min(size[0], geometry[3]), min(size[1], geometry[4])]
+    return size
 
 
 def lib_detect_scale(bounds: Any, width: int, height: int) -> list[int]:
@@ -87,18 +92,17 @@ def lib_geometry(rows: Any, hints: Any) -> list[int]:
     for stray_lines in (0, 4):
         for hint in hints:
             if lib_fits(rows, hint, stray_lines):
-                return [hint[0], hint[1], hint[2]]
+                return [value for value in hint]
     return lib_detect_scale(lib_boundaries(rows), len(rows[0]), len(rows))
 
 
 def lib_downsample(rows: Any, geometry: Any) -> list[list[int]]:
     """One value per whole logical cell (its top-left pixel)."""
     scale = geometry[0]
-    width = len(rows[0])
-    height = len(rows)
+    size = lib_whole_cells(geometry, len(rows[0]), len(rows))
     return [
-        [rows[y][x] for x in range(geometry[1], width - scale + 1, scale)]
-        for y in range(geometry[2], height - scale + 1, scale)
+        [rows[y][x] for x in range(geometry[1], geometry[1] + size[0] * scale, scale)]
+        for y in range(geometry[2], geometry[2] + size[1] * scale, scale)
     ]
 
 
@@ -256,8 +260,10 @@ def lib_display(z: Any) -> Any:
 def lib_rebuild(z: Any, rows: Any, hints: Any, events: Any) -> dict[str, Any]:
     """A state in the same format as `z` that renders as `rows`, carrying `events`."""
     if "grid" in z and "scale" in z:
-        own = [[z["scale"], z["x_offset"], z["y_offset"]]]
-        out = lib_parse(rows, own + list(hints), z.get("entities", {}))
+        own = [z["scale"], z["x_offset"], z["y_offset"]]
+        if "columns" in z and lib_whole_cells(own, z["width"], z["height"]) != [z["columns"], z["rows"]]:
+            own = own + [z["columns"], z["rows"]]
+        out = lib_parse(rows, [own] + list(hints), z.get("entities", {}))
     else:
         background = lib_background(rows)
         out = dict(z)

@@ -21,7 +21,8 @@ from dreamteam.backends.symbolic.common.artifact_lib import lib_detect_scale
 from dreamteam.codec import decode_grid
 
 Array = npt.NDArray[np.int8]
-Geometry = tuple[int, int, int]
+Geometry = tuple[int, ...]
+"""(scale, x_offset, y_offset) or (scale, x_offset, y_offset, columns, rows), as `artifact_lib` reads it."""
 MAX_HINTS = 6
 STRAY_LINES = 4
 """Rows and columns of stray pixels a hinted box may show and still be chosen when no hint fits exactly (as
@@ -30,7 +31,7 @@ STRAY_LINES = 4
 
 @dataclass(frozen=True, slots=True, eq=False)
 class LogicalFrame:
-    """A display frame with its geometry (scale, x_offset, y_offset) and logical grid."""
+    """A display frame with its geometry (scale, x_offset, y_offset[, columns, rows]) and logical grid."""
 
     display: Array
     geometry: Geometry
@@ -47,7 +48,7 @@ class LogicalFrame:
 
     def to_cell(self, x: int, y: int) -> tuple[int, int] | None:
         """Logical (cx, cy) under display pixel (x, y), or None outside every whole cell."""
-        scale, ox, oy = self.geometry
+        scale, ox, oy = self.geometry[:3]
         if x < ox or y < oy:
             return None
         cx, cy = (x - ox) // scale, (y - oy) // scale
@@ -56,7 +57,7 @@ class LogicalFrame:
 
     def to_display(self, cx: int, cy: int) -> tuple[int, int]:
         """Display (x, y) of the centre pixel of logical cell (cx, cy)."""
-        scale, ox, oy = self.geometry
+        scale, ox, oy = self.geometry[:3]
         return ox + cx * scale + scale // 2, oy + cy * scale + scale // 2
 
 
@@ -67,6 +68,15 @@ def boundaries(display: Array) -> list[list[int]]:
     return [ys, xs]
 
 
+def whole_cells(geometry: Sequence[int], width: int, height: int) -> tuple[int, int]:
+    """(columns, rows) of whole logical cells in a width x height frame (`lib_whole_cells`)."""
+    scale, ox, oy = int(geometry[0]), int(geometry[1]), int(geometry[2])
+    nx, ny = (width - ox) // scale, (height - oy) // scale
+    if len(geometry) > 4:
+        nx, ny = min(nx, int(geometry[3])), min(ny, int(geometry[4]))
+    return nx, ny
+
+
 def fits(display: Array, geometry: Sequence[int], stray_lines: int = 0) -> bool:
     """`lib_fits` with numpy: the box of `geometry`'s whole cells is an upscaled grid (each cell one colour, but
     for at most `stray_lines` rows and columns of stray pixels)."""
@@ -74,7 +84,7 @@ def fits(display: Array, geometry: Sequence[int], stray_lines: int = 0) -> bool:
     height, width = display.shape
     if scale < 1:
         return False
-    nx, ny = (width - ox) // scale, (height - oy) // scale
+    nx, ny = whole_cells(geometry, width, height)
     if nx < 1 or ny < 1:
         return False
     box = display[oy : oy + ny * scale, ox : ox + nx * scale]
@@ -91,7 +101,7 @@ def frame_geometry(display: Array, hints: Sequence[Sequence[int]]) -> Geometry:
     for stray_lines in (0, STRAY_LINES):
         for hint in hints:
             if fits(display, hint, stray_lines):
-                return int(hint[0]), int(hint[1]), int(hint[2])
+                return tuple(int(v) for v in hint)
     height, width = display.shape
     scale, ox, oy = lib_detect_scale(boundaries(display), width, height)
     return scale, ox, oy
@@ -126,11 +136,68 @@ def boxed_geometry(display: Array) -> Geometry | None:
     return None
 
 
+def banded_geometry(display: Array) -> Geometry | None:
+    """The largest-scale grid over a band of whole cell rows (or columns) that spans the frame's width (or
+    height): a board drawn at a scale with a strip of finer detail (a HUD: counters, bars, dots) above or
+    below it, or beside it, where no grid fits the frame or a box inside a margin. The band covers at least
+    `MIN_BOX_SHARE` of the frame, `MIN_BOX_CELLS` cells each way, and shows more than one colour; its
+    geometry names the band's columns and rows when it stops short of the frame's edge."""
+    height, width = display.shape
+    for scale in range(min(MAX_BOX_SCALE, min(width, height) // MIN_BOX_CELLS), 1, -1):
+        best: tuple[int, Geometry] | None = None
+        for oy in range(scale):
+            for ox in range(scale):
+                nx, ny = (width - ox) // scale, (height - oy) // scale
+                if nx < MIN_BOX_CELLS or ny < MIN_BOX_CELLS:
+                    continue
+                cells = display[oy : oy + ny * scale, ox : ox + nx * scale].reshape(ny, scale, nx, scale)
+                values = cells[:, 0, :, 0]
+                uniform = (cells == values[:, None, :, None]).all(axis=(1, 3))
+                for axis in (0, 1):
+                    start, count = _longest_run(uniform.all(axis=1 - axis))
+                    across = nx if axis == 0 else ny
+                    area = count * across * scale * scale
+                    if count < MIN_BOX_CELLS or area < MIN_BOX_SHARE * width * height:
+                        continue
+                    band = values[start : start + count] if axis == 0 else values[:, start : start + count]
+                    if (band == band.flat[0]).all() or (best is not None and area <= best[0]):
+                        continue
+                    geometry = ((scale, ox, oy + start * scale, nx, count) if axis == 0
+                                else (scale, ox + start * scale, oy, count, ny))
+                    best = area, normal(geometry, width, height)
+        if best is not None:
+            return best[1]
+    return None
+
+
+def _longest_run(flags: npt.NDArray[np.bool_]) -> tuple[int, int]:
+    """(start, length) of the longest run of True (the first of equal ones); (0, 0) when there is none."""
+    best = (0, 0)
+    start = None
+    for i, flag in enumerate([*flags.tolist(), False]):
+        if flag and start is None:
+            start = i
+        elif not flag and start is not None:
+            if i - start > best[1]:
+                best = (start, i - start)
+            start = None
+    return best
+
+
+def normal(geometry: Sequence[int], width: int, height: int) -> Geometry:
+    """The geometry without its columns and rows when they are all the whole cells there are anyway."""
+    short = (int(geometry[0]), int(geometry[1]), int(geometry[2]))
+    if len(geometry) > 4 and whole_cells(short, width, height) != whole_cells(geometry, width, height):
+        return (*short, int(geometry[3]), int(geometry[4]))
+    return short
+
+
 def downsample(display: Array, geometry: Geometry) -> Array:
     """One value per whole logical cell (its top-left pixel)."""
-    scale, ox, oy = geometry
+    scale, ox, oy = geometry[:3]
     height, width = display.shape
-    return display[oy : height - scale + 1 : scale, ox : width - scale + 1 : scale]
+    nx, ny = whole_cells(geometry, width, height)
+    return display[oy : oy + ny * scale : scale, ox : ox + nx * scale : scale]
 
 
 def logical(display: Array, hints: Sequence[Sequence[int]]) -> LogicalFrame:
@@ -145,7 +212,8 @@ def scale_hints(displays: Iterable[Array], previous: Iterable[Sequence[int]] = (
     A sparse frame can show a spurious multiple of the true scale; the true one fits far more frames,
     so it ranks first and keeps the logical grid stable from step to step. A frame whose gcd geometry is
     one pixel a cell and that no candidate fits yet is searched for a grid inside a margin
-    (`boxed_geometry`), which adds its scale's divisors too (a sparse frame's box may fit a multiple).
+    (`boxed_geometry`), else for a grid over a band of rows or columns beside a HUD strip
+    (`banded_geometry`), which adds its scale's divisors too (a sparse frame's box may fit a multiple).
     """
     frames = list(displays)
     candidates: dict[Geometry, None] = {}
@@ -160,9 +228,15 @@ def scale_hints(displays: Iterable[Array], previous: Iterable[Sequence[int]] = (
         elif not any(fits(display, g, STRAY_LINES) for g in candidates):
             boxed = _boxed(display)
             if boxed is not None:
+                band = len(boxed) > 3 or max(boxed[1], boxed[2]) >= boxed[0]
                 for divisor in range(boxed[0], 1, -1):
-                    if boxed[0] % divisor == 0:
-                        candidates[(divisor, boxed[1] % divisor, boxed[2] % divisor)] = None
+                    if boxed[0] % divisor or not band:
+                        if boxed[0] % divisor == 0:
+                            candidates[(divisor, boxed[1] % divisor, boxed[2] % divisor)] = None
+                        continue
+                    ratio = boxed[0] // divisor  # a band: the same box, finer
+                    extent = (boxed[3] * ratio, boxed[4] * ratio) if len(boxed) > 3 else ()
+                    candidates[(divisor, boxed[1], boxed[2], *extent)] = None
     support = {g: sum(fits(d, g) for d in frames) for g in candidates}
     ranked = sorted((g for g in candidates if support[g] > 0), key=lambda g: (-support[g], -g[0], g))
     return [list(g) for g in ranked[:MAX_HINTS]]
@@ -175,7 +249,8 @@ def _boxed(display: Array) -> Geometry | None:
 
 @functools.lru_cache(maxsize=1024)
 def _boxed_of(pixels: bytes, shape: tuple[int, ...]) -> Geometry | None:
-    return boxed_geometry(np.frombuffer(pixels, dtype=np.int8).reshape(shape))
+    display = np.frombuffer(pixels, dtype=np.int8).reshape(shape)
+    return boxed_geometry(display) or banded_geometry(display)
 
 
 class DisplayCache:

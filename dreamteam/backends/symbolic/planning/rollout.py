@@ -45,7 +45,7 @@ def guarded_call(module: GuardedModule | None, func: Callable[..., Any], *args: 
 class Rollout(Protocol):
     """A world model that can be stepped from a frame."""
 
-    geometry: tuple[int, int, int]
+    geometry: tuple[int, ...]
 
     def start(self, frame: Array, history: Mapping[str, Any] | None = None) -> Any:
         """The model's state for a display frame and the history before it (None when it cannot represent it)."""
@@ -74,7 +74,7 @@ class LogicalRollout:
     def __init__(self, namespace: Mapping[str, Any], module: GuardedModule | None = None) -> None:
         self.ns = namespace
         self.module = module
-        self.geometry: tuple[int, int, int] = (1, 0, 0)
+        self.geometry: tuple[int, ...] = (1, 0, 0)
         self.memo: dict[Hashable, tuple[Any, tuple[str, ...]] | None] = {}
         self.counters = [tuple(int(v) for v in c) for c in namespace.get("dyn_COUNTERS", []) if len(c) == 6]
         self._blanks = [(c[:4], _blank_table(c[4], c[5])) for c in self.counters]
@@ -95,7 +95,7 @@ class LogicalRollout:
     def _start(self, frame: Array, history: Mapping[str, Any] | None) -> Any:
         rows = frame.tolist()
         geometry = self.ns["dyn_geometry"](rows, self.ns["dyn_SCALE_HINTS"])
-        self.geometry = (int(geometry[0]), int(geometry[1]), int(geometry[2]))
+        self.geometry = tuple(int(v) for v in geometry)
         grid = tuple(tuple(row) for row in self.ns["dyn_downsample"](rows, geometry))
         if not self.patrols:
             return grid
@@ -282,7 +282,7 @@ def rollout_for(dynamics: str, observable: str, cache: ArtifactCache) -> Logical
 
 def click_action(rollout: Rollout, cx: int, cy: int) -> Action:
     """A click on the centre of logical cell (cx, cy)."""
-    scale, ox, oy = rollout.geometry
+    scale, ox, oy = rollout.geometry[:3]
     return {"action": "ACTION6", "x": min(63, ox + cx * scale + scale // 2), "y": min(63, oy + cy * scale + scale // 2)}
 
 

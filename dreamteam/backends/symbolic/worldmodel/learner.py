@@ -25,7 +25,7 @@ __all__ = ["MAX_SCENES", "learn", "learn_scenes", "learn_touches", "learn_unders
 def learn(transitions: Sequence[Transition], cache: MotionCache, hints: Sequence[Sequence[int]],
           families: FamilySwitches = ALL_ON) -> WorldRules:
     """Learn every rule family that is on from the window and name the hypotheses."""
-    hint_tuple = tuple((int(h[0]), int(h[1]), int(h[2])) for h in hints)
+    hint_tuple = tuple(tuple(int(v) for v in h) for h in hints)
     context = LearnContext(transitions, cache)
     rules = WorldRules(hints=hint_tuple)
     for family in rule_families(families):

@@ -130,7 +130,7 @@ class Scene:
     """A remembered frame (a level start): geometry, logical grid as hex rows, fill and residual pixels, and
     `under`: (x, y, colour) for cells a mover covered at the start, with the colour seen there once it left."""
 
-    geometry: tuple[int, int, int]
+    geometry: tuple[int, ...]
     grid: tuple[str, ...]
     fill: int
     residual: tuple[tuple[int, int, int], ...] = ()
@@ -165,7 +165,7 @@ class Hypothesis:
 class WorldRules:
     """Everything the simulator learned from one regression window."""
 
-    hints: tuple[tuple[int, int, int], ...] = ()
+    hints: tuple[tuple[int, ...], ...] = ()
     moves: tuple[MoveRule, ...] = ()
     click: ClickRule | None = None
     ticks: tuple[TickRule, ...] = ()
