@@ -61,7 +61,7 @@ PREFIXES = {
 
 def test_the_registries_list_every_family_in_order() -> None:
     assert list(RULE_FAMILIES) == ["movers", "patrols", "tints", "pushes", "scenes", "unders", "clicks",
-                                   "restored", "ticks", "touches"]
+                                   "restored", "ticks", "hud", "touches"]
     assert list(GOAL_FAMILIES) == list(PREFIXES)
     assert [f.name for f in rule_families()] == list(RULE_FAMILIES)
     assert [f.name for f in goal_families()] + [f.name for f in goal_families(stage="clicks")] == list(GOAL_FAMILIES)

@@ -14,6 +14,7 @@ from dreamteam.backends.symbolic.common.artifact_dyn import lib_patrol_targets
 from dreamteam.backends.symbolic.common.artifact_lib import lib_display, lib_parse
 from dreamteam.backends.symbolic.common.artifacts import ArtifactCache
 from dreamteam.backends.symbolic.common.evidence import decode_transitions
+from dreamteam.backends.symbolic.common.families import FamilySwitches
 from dreamteam.backends.symbolic.common.frames import DisplayCache
 from dreamteam.backends.symbolic.planning.rollout import rollout_for
 from dreamteam.backends.symbolic.worldmodel.learner import learn_touches
@@ -511,3 +512,41 @@ def test_a_board_above_a_hud_strip_is_learned_cell_by_cell() -> None:
     names = {h["name"] for h in namespace["HYPOTHESES"]}
     assert {f"move:ACTION{i}:colour{world.player}" for i in range(1, 5)} <= names
     assert all(held_out_hits(source, transitions[60:]))  # the strip is kept, the cells predicted
+
+
+class _StripBarMaze(_StripHudMaze):
+    """`_StripHudMaze` whose strip also shows a bar two pixels tall that loses one pixel column per move
+    (a move counter drawn one pixel wide: the cell rules keep the margin as it was)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.bar_length = 50
+
+    def apply(self, action: dict[str, Any]) -> bool:
+        before = self.pos
+        reached = super().apply(action)
+        if self.pos != before:
+            self.bar_length -= 1
+        return reached
+
+    def frame(self) -> np.ndarray:
+        out = super().frame()
+        out[62:64, 4 : 4 + self.bar_length] = 12
+        return out
+
+
+def test_a_counter_in_the_hud_strip_is_learned_in_pixels() -> None:
+    """The bar below the board shrinks by one pixel column whenever the player moves: the hud family learns
+    a counter in the margin (colour 12 to the floor, two pixels, column order from the end, when a mover
+    moved), so the predicted frames match the whole display, strip included; without it they do not."""
+    world = _StripBarMaze(seed=3, size=7, bar=False, scale=8)
+    transitions = record(world, random_moves(4), 80)
+    source = learn(transitions[:60])["patch"]
+    assert source is not None
+    names = {h["name"] for h in load(source)["HYPOTHESES"]}
+    assert f"hud-counter:colour12->colour{world.floor}" in names
+    assert all(held_out_hits(source, transitions[60:]))
+    model = build("simulator", families=FamilySwitches(frozenset({"hud"})))
+    without = ask("simulator", {"transitions": transitions[:60], "counterexamples": [], "feedback": ""},
+                  model=model)["patch"]
+    assert without is not None and not all(held_out_hits(without, transitions[60:]))

@@ -27,6 +27,7 @@ RULE_FAMILIES: dict[str, str] = {
     "clicks": "dreamteam.backends.symbolic.worldmodel.learning:CLICKS",
     "restored": "dreamteam.backends.symbolic.worldmodel.learning:RESTORED",
     "ticks": "dreamteam.backends.symbolic.worldmodel.learning:TICKS",
+    "hud": "dreamteam.backends.symbolic.worldmodel.learning:HUD",
     "touches": "dreamteam.backends.symbolic.worldmodel.learning:TOUCHES",
 }
 """Rule families in the order `learner.learn` runs them (a later one reads what earlier ones learned)."""

@@ -67,10 +67,21 @@ def history(z, h, a):
 
 
 def entry_points(rules: WorldRules) -> str:
-    """predict and history: with patrols, history keeps the last logical grid and what changed since."""
+    """predict and history: with patrols, history keeps the last logical grid and what changed since; with
+    counters in the margin, the predicted frame ticks them after the cells are painted."""
+    points = ENTRY_POINTS
+    if rules.hud_ticks:
+        paint = '        dyn_paint_cells(out, result["grid"], geometry)\n'
+        lines = ['        moved = result["moved"]', '        changed = result["changed"]', '        name = a.get("action")']
+        for rule in rules.hud_ticks:
+            lines.append(f"        # hud-counter:colour{rule.source}->colour{rule.target}")
+            lines.append(f"        if {_tick_guard(rule)}:")
+            lines.append(f"            dyn_tick(out, {list(rule.region)}, {rule.source}, {rule.target}, "
+                         f"{rule.order!r}, {rule.count})")
+        points = points.replace(paint, paint + "\n".join(lines) + "\n")
     if not rules.patrols:
-        return ENTRY_POINTS
-    plain = ENTRY_POINTS[: ENTRY_POINTS.index("\n\ndef history(z, h, a):")] + "\n"
+        return points
+    plain = points[: points.index("\n\ndef history(z, h, a):")] + "\n"
     return plain + PATROL_HISTORY
 
 
@@ -214,7 +225,7 @@ def step_source(rules: WorldRules) -> str:
         '        events.append("game_over")',
         *(["    for pair in passing:",
            '        events.append("passed:" + str(pair[0]) + ":" + str(pair[1]))'] if slides else []),
-        '    return {"grid": out, "events": events, "moved": moved}',
+        '    return {"grid": out, "events": events, "moved": moved, "changed": changed}',
     ]
     return "\n".join(lines) + "\n"
 

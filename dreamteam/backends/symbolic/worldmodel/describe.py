@@ -69,16 +69,18 @@ def describe_click(rule: ClickRule) -> list[Hypothesis]:
     return out
 
 
-def describe_tick(rule: TickRule) -> list[Hypothesis]:
-    """The counter, with the competing tick conditions and their errors."""
+def describe_tick(rule: TickRule, hud: bool = False) -> list[Hypothesis]:
+    """The counter, with the competing tick conditions and their errors (`hud`: in the margin, in pixels)."""
     when = {"always": "after every action", "moved": "whenever a mover moved",
             "changed": "whenever anything else changed",
             "actions": f"after {_colours(rule.actions)}"}[rule.condition]
     others = ", ".join(f"{name}: {errors} errors" for name, errors in rule.alternatives)
     where = "anywhere" if rule.region == (0, 0, 63, 63) else f"in logical box {list(rule.region)}"
+    if hud:
+        where = f"in the margin's pixel box {list(rule.region)}"
     return [Hypothesis(
-        f"counter:colour{rule.source}->colour{rule.target}",
-        f"{rule.count} colour-{rule.source} cell(s) {where} become colour "
+        f"{'hud-counter' if hud else 'counter'}:colour{rule.source}->colour{rule.target}",
+        f"{rule.count} colour-{rule.source} {'pixel' if hud else 'cell'}(s) {where} become colour "
         f"{rule.target} {when}, taken {rule.order} (conditions compared: {others})",
         rule.evidence, rule.errors,
     )]
@@ -112,6 +114,7 @@ def describe(rules: WorldRules, transitions: Sequence[Transition]) -> list[Hypot
     if rules.click is not None:
         out += describe_click(rules.click)
     out += [h for t in rules.ticks for h in describe_tick(t)]
+    out += [h for t in rules.hud_ticks for h in describe_tick(t, hud=True)]
     out += [Hypothesis(f"patrol:colour{p.colour}",
                        f"colour {p.colour} moves on its own, one cell per action whatever the action (seen under "
                        f"{p.actions} actions), along {len(p.routes)} learned route steps; the cell it leaves "

@@ -18,7 +18,7 @@ from dreamteam.backends.symbolic.worldmodel.model import Hypothesis, WorldRules
 from dreamteam.backends.symbolic.worldmodel.movers import background_colour, learn_moves
 from dreamteam.backends.symbolic.worldmodel.patrols import learn_patrols
 from dreamteam.backends.symbolic.worldmodel.scenes import learn_scenes, learn_touches, learn_unders
-from dreamteam.backends.symbolic.worldmodel.ticks import learn_ticks, tick_mask
+from dreamteam.backends.symbolic.worldmodel.ticks import learn_hud_ticks, learn_ticks, tick_mask
 from dreamteam.backends.symbolic.worldmodel.tints import (
     learn_single_pushes,
     learn_tints,
@@ -94,6 +94,10 @@ def _ticks(c: LearnContext, rules: WorldRules) -> WorldRules:
     return replace(rules, ticks=ticks)
 
 
+def _hud(c: LearnContext, rules: WorldRules) -> WorldRules:
+    return replace(rules, hud_ticks=tuple(learn_hud_ticks(c.transitions, rules, c.cache)))
+
+
 def _touches(c: LearnContext, rules: WorldRules) -> WorldRules:
     goals, fatal = learn_touches(c.transitions, rules, c.cache)
     return replace(rules, goals=goals, fatal=fatal)
@@ -117,5 +121,8 @@ RESTORED = RuleFamilyEntry("restored", "colours that reappear when a mover leave
                            "targets and doors a mover walks over", _restored)
 TICKS = RuleFamilyEntry("ticks", "counters and timers: cells that change by themselves each step or each action",
                         "games with a step counter, a timer or a bar in the HUD", _ticks)
+HUD = RuleFamilyEntry("hud", "counters in the margin beside the cells (a HUD strip): pixels of a colour that turn "
+                      "to another a few at a time, each step or each action", "a move counter, a bar or level dots "
+                      "drawn one pixel wide above or below the board", _hud)
 TOUCHES = RuleFamilyEntry("touches", "goal colours (entered right before a level-up, never otherwise) and fatal "
                           "colours (entered right before a game over)", "exits and hazards", _touches)

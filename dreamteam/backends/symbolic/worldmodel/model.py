@@ -169,6 +169,8 @@ class WorldRules:
     moves: tuple[MoveRule, ...] = ()
     click: ClickRule | None = None
     ticks: tuple[TickRule, ...] = ()
+    hud_ticks: tuple[TickRule, ...] = ()
+    """Counters in the margin (a HUD strip beside the cells), in display pixels: ticked on the predicted frame."""
     goals: tuple[int, ...] = ()
     fatal: tuple[int, ...] = ()
     scenes: tuple[Scene, ...] = ()

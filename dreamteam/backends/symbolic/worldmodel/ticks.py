@@ -14,25 +14,40 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from dreamteam.backends.symbolic.common.artifact_dyn import lib_tick
 from dreamteam.backends.symbolic.common.evidence import BoolArray, MotionCache, Transition, touching
+from dreamteam.backends.symbolic.common.frames import whole_cells
 from dreamteam.backends.symbolic.worldmodel.model import TICK_ORDERS, Box, TickRule, WorldRules, step_rules
 from dreamteam.backends.symbolic.worldmodel.patrols import window_changes
 
 MIN_EVENTS = 2
+IntArray = npt.NDArray[np.int8]
 WHOLE_GRID: Box = (0, 0, 63, 63)
 """The region of a counter whose colour appears nowhere else: it follows the bar to any place or level."""
 
 
 @dataclass(frozen=True, slots=True)
 class _Outcome:
-    """A transition with what the tick-free rules left unexplained."""
+    """A transition with what the tick-free rules left unexplained: on the logical grids, or (`before` and
+    `after` given) on the display frames' margin, the cells' box blanked out."""
 
     t: Transition
     residual: BoolArray
     moved: bool
     changed: bool
+    before: IntArray | None = None
+    after: IntArray | None = None
+
+    @property
+    def grid(self) -> IntArray:
+        """The grid the counters tick on: the logical grid before, or the margin's pixels."""
+        return self.t.before.grid if self.before is None else self.before
+
+    @property
+    def next_grid(self) -> IntArray:
+        return self.t.after.grid if self.after is None else self.after
 
 
 def _outcomes(transitions: Sequence[Transition], rules: WorldRules, cache: MotionCache | None = None) -> list[_Outcome]:
@@ -52,7 +67,7 @@ def _outcomes(transitions: Sequence[Transition], rules: WorldRules, cache: Motio
 
 def _layout(o: _Outcome) -> tuple[Any, ...]:
     """Geometry and logical size: counters are learned within one layout."""
-    return (o.t.before.geometry, o.t.before.grid.shape)
+    return (o.t.before.geometry, o.grid.shape)
 
 
 def _box(masks: Sequence[BoolArray]) -> Box:
@@ -67,7 +82,7 @@ def _order_fits(o: _Outcome, mask: BoolArray, region: Box, source: int, target: 
     copy of the grid four times: this runs for every unexplained colour change of every transition in the
     window, and on a 64x64 frame whose moving sprites the rules do not explain that is thousands of grids
     per step. `test_ticks` checks the two agree."""
-    grid = o.t.before.grid
+    grid = o.grid
     x0, y0 = max(0, region[0]), max(0, region[1])
     ys, xs = np.nonzero(grid[y0 : region[3] + 1, x0 : region[2] + 1] == source)
     ys, xs = ys + y0, xs + x0
@@ -90,9 +105,9 @@ def _order_fits_by_running(o: _Outcome, mask: BoolArray, region: Box, source: in
     """`_order_fits` by running `lib_tick` itself (the reference the tests compare with)."""
     fits = []
     for order in TICK_ORDERS:
-        grid = o.t.before.grid.tolist()
+        grid = o.grid.tolist()
         lib_tick(grid, list(region), source, target, order, int(mask.sum()))
-        if np.array_equal(np.asarray(grid, dtype=np.int8) != o.t.before.grid, mask):
+        if np.array_equal(np.asarray(grid, dtype=np.int8) != o.grid, mask):
             fits.append(order)
     return fits
 
@@ -113,19 +128,20 @@ def _condition(outcomes: Sequence[_Outcome], ticked: Sequence[bool]) -> tuple[st
     return best, always_labels if best == "actions" else (), errors
 
 
-def _learn_one(outcomes: Sequence[_Outcome], source: int, target: int, events: list[tuple[_Outcome, BoolArray]]) -> TickRule | None:
-    region = _box([touching(o.t.before.grid == source, m) | m for o, m in events])
+def _learn_one(outcomes: Sequence[_Outcome], source: int, target: int, events: list[tuple[_Outcome, BoolArray]],
+              whole: bool = True) -> TickRule | None:
+    region = _box([touching(o.grid == source, m) | m for o, m in events])
     orders: Counter[str] = Counter(order for o, m in events for order in _order_fits(o, m, region, source, target))
     if not orders:
         return None
     order, fitted = orders.most_common(1)[0]
     count = Counter(int(m.sum()) for _, m in events).most_common(1)[0][0]
     x0, y0, x1, y1 = region
-    if all(int((o.t.before.grid == source).sum()) == int((o.t.before.grid[y0 : y1 + 1, x0 : x1 + 1] == source).sum())
-           for o in outcomes):
+    if whole and all(int((o.grid == source).sum()) == int((o.grid[y0 : y1 + 1, x0 : x1 + 1] == source).sum())
+                     for o in outcomes):
         region = WHOLE_GRID
         x0, y0, x1, y1 = region
-    able = [o for o in outcomes if int((o.t.before.grid[y0 : y1 + 1, x0 : x1 + 1] == source).sum()) >= count]
+    able = [o for o in outcomes if int((o.grid[y0 : y1 + 1, x0 : x1 + 1] == source).sum()) >= count]
     hit = {id(o) for o, _ in events}
     ticked = [id(o) in hit for o in able]
     condition, actions, alternatives = _condition(able, ticked)
@@ -138,23 +154,66 @@ def _learn_one(outcomes: Sequence[_Outcome], source: int, target: int, events: l
 
 def learn_ticks(transitions: Sequence[Transition], rules: WorldRules, cache: MotionCache | None = None) -> list[TickRule]:
     """Counter rules for colour changes the move and click rules do not explain."""
-    outcomes = _outcomes(transitions, replace(rules, ticks=()), cache)
+    return _merged(_found(_outcomes(transitions, replace(rules, ticks=()), cache)))
+
+
+def _found(outcomes: Sequence[_Outcome], whole: bool = True) -> list[TickRule]:
+    """A counter per (layout, source colour, target colour) whose changes tick in one order often enough."""
     groups: dict[tuple[Any, int, int], list[tuple[_Outcome, BoolArray]]] = defaultdict(list)
     for o in outcomes:
         if not o.residual.any():
             continue
-        before, after = o.t.before.grid[o.residual], o.t.after.grid[o.residual]
+        before, after = o.grid[o.residual], o.next_grid[o.residual]
         for source, target in sorted(set(zip(before.tolist(), after.tolist(), strict=True))):
-            mask = o.residual & (o.t.before.grid == source) & (o.t.after.grid == target)
+            mask = o.residual & (o.grid == source) & (o.next_grid == target)
             groups[(_layout(o), int(source), int(target))].append((o, mask))
     found = []
     for (layout, source, target), events in sorted(groups.items(), key=lambda item: item[0][1:]):
         if len(events) < MIN_EVENTS:
             continue
-        rule = _learn_one([o for o in outcomes if _layout(o) == layout], source, target, events)
+        rule = _learn_one([o for o in outcomes if _layout(o) == layout], source, target, events, whole)
         if rule is not None and rule.evidence >= MIN_EVENTS and rule.evidence * 2 > len(events):
             found.append(rule)
-    return _merged(found)
+    return found
+
+
+MARGIN = 16
+"""The value the cells' box takes in a margin grid: no colour, so no counter counts or ticks it."""
+
+
+def margin_grid(display: IntArray, geometry: Sequence[int]) -> IntArray | None:
+    """The display frame with the box of whole cells blanked out (`MARGIN`), or None without a margin."""
+    height, width = display.shape
+    scale, ox, oy = int(geometry[0]), int(geometry[1]), int(geometry[2])
+    columns, rows = whole_cells(geometry, width, height)
+    if scale <= 1 or columns * scale * rows * scale >= width * height:
+        return None
+    out = display.copy()
+    out[oy : oy + rows * scale, ox : ox + columns * scale] = MARGIN
+    return out
+
+
+def learn_hud_ticks(transitions: Sequence[Transition], rules: WorldRules,
+                    cache: MotionCache | None = None) -> list[TickRule]:
+    """Counters in the margin beside the cells (a HUD strip's move counter, bar or dots), in display pixels.
+
+    The margin is kept as it was by the cell rules, so every pixel of it that changed is unexplained; the
+    same counter learning as on the cells (`learn_ticks`) then finds which pixels of a colour turn to
+    another, in which order and when (after every action, when a mover moved, when anything changed, on
+    some actions). A counter's region stays the box around its pixels (never the whole frame, where it
+    would reach the cells)."""
+    outcomes = []
+    for o in _outcomes(transitions, replace(rules, ticks=(), hud_ticks=()), cache):
+        geometry = o.t.before.geometry
+        if o.t.after.geometry != geometry:
+            continue
+        before = margin_grid(o.t.before.display, geometry)
+        if before is None:
+            continue
+        after = margin_grid(o.t.after.display, geometry)
+        assert after is not None
+        outcomes.append(_Outcome(o.t, before != after, o.moved, o.changed, before, after))
+    return _merged(_found(outcomes, whole=False))
 
 
 def _merged(found: Sequence[TickRule]) -> list[TickRule]:
