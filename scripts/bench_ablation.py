@@ -79,7 +79,7 @@ def step_ms(games: list[dict[str, Any]]) -> tuple[float | None, float | None]:
     return round(statistics.median(values), 1), round(values[min(len(values) - 1, round(0.95 * (len(values) - 1)))], 1)
 
 
-def report(records: list[dict[str, Any]], configs: list[str], budget: int, cuts: list[int]) -> tuple[list, str]:
+def report(records: list[dict[str, Any]], configs: list[str], budget: int, cuts: list[int]) -> tuple[list[dict[str, Any]], str]:
     """Rows per (suite, budget or cut, setting) over the games finished under every setting, and Markdown."""
     rows: list[dict[str, Any]] = []
     text = ""

@@ -86,6 +86,7 @@ class ExplorationMap:
         self.key: StateKey = ""
         self.new_states = 0
         self.steps_since_new = 0
+        self.at_level_start = True
 
     @property
     def memory(self) -> LevelMemory:
@@ -97,12 +98,18 @@ class ExplorationMap:
         if obs.game_over:
             self._record_death()
             return True
+        # Right after a RESET or a level-up the state is the level's start, whatever its frame shows (a game
+        # may not restore the first frame exactly): a RESET now would restart the whole game, not the level.
+        self.at_level_start = (obs.last_action is None or obs.last_action.id == RESET
+                               or obs.levels_completed != self.level)
         self._available = obs.available_actions
         if self._pending is not None and self._pending.action.id == RESET:
             self._pending = None  # our own RESET out of a dead end (honoured or refused): no edge, no death
         if obs.last_action is not None and obs.last_action.id == RESET:
             self._record_death()
         self._enter_level(obs)
+        if obs.last_action is not None and obs.last_action.id == RESET:
+            self.memory.start_grid = obs.grid.copy()  # the start a RESET returns to is the one seen last
         known = len(self.memory.graph)
         key = self._enter_state(obs.grid)
         if self._pending is not None:
@@ -319,7 +326,7 @@ class ExplorationMap:
     def _start_has_frontier(self, key: StateKey) -> bool:
         """Whether untested actions are still reachable from the level's start (and we are elsewhere)."""
         mem = self.memory
-        if mem.start_grid is None:
+        if mem.start_grid is None or self.at_level_start:
             return False
         start = mem.key(mem.start_grid)
         if start == key or start not in mem.graph:

@@ -9,7 +9,7 @@ import pytest
 
 from dreamteam.agents.explorer import ExplorerAgent
 from dreamteam.protocols import Agent
-from dreamteam.types import RESET, Action, Observation
+from dreamteam.types import RESET, Action, GameInfo, Grid, Observation
 from tests.agents.gridworlds import (
     CORRIDOR_MAZE,
     LAVA_ROOM,
@@ -154,6 +154,29 @@ def test_resets_out_of_a_dead_end_only_when_allowed() -> None:
     history, last = play(TrapLine(), ExplorerAgent(0, reset_when_stuck=False), 100)
     assert last.state != "WIN"
     assert all(step.action.id != RESET for step in history)
+
+
+def _frame(mark: int) -> Grid:
+    grid = np.zeros((64, 64), dtype=np.int8)
+    grid[8 * mark : 8 * mark + 8, 8:16] = 3
+    return grid
+
+
+def test_never_asks_for_a_reset_at_the_level_start_even_when_its_frame_changed() -> None:
+    """Right after a RESET the state is the level's start whatever its frame shows (a game may not draw its
+    first frame again): another RESET would restart the whole game, which the harness refuses (and ends the
+    session after a few refusals), so the map does not call for one there, and the start a RESET returns to
+    next is the one seen last."""
+    agent = ExplorerAgent(0)
+    agent.begin(GameInfo("redrawn", "redrawn", (0,)), 100)
+    first = agent.act(Observation(_frame(0), (_frame(0),), "NOT_FINISHED", 0, 1, (1, 2, 3), 0, None))
+    assert first is not None and first.id != RESET
+    agent.act(Observation(_frame(1), (_frame(1),), "NOT_FINISHED", 0, 1, (1, 2, 3), 1, first))
+    assert agent.map.reset_helps()  # away from the start, whose other actions are untested: a RESET helps
+    again = agent.act(Observation(_frame(2), (_frame(2),), "NOT_FINISHED", 0, 1, (1, 2, 3), 2, Action(RESET)))
+    assert again is not None and again.id != RESET
+    assert not agent.map.reset_helps()
+    assert np.array_equal(agent.map.memory.start_grid, _frame(2))
 
 
 def test_answers_a_game_over_frame_with_reset() -> None:

@@ -234,7 +234,7 @@ class GenericRollout:
         self.obs = observable
         self.dyn_module: GuardedModule | None = modules[0] if modules else None
         self.obs_module: GuardedModule | None = modules[1] if modules else None
-        self.geometry = (1, 0, 0)
+        self.geometry: tuple[int, ...] = (1, 0, 0)
 
     def start(self, frame: Array, history: Mapping[str, Any] | None = None) -> Any:
         """z = parse(frame) with the given history (empty when none)."""
