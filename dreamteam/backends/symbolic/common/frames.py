@@ -238,7 +238,11 @@ def scale_hints(displays: Iterable[Array], previous: Iterable[Sequence[int]] = (
                     extent = (boxed[3] * ratio, boxed[4] * ratio) if len(boxed) > 3 else ()
                     candidates[(divisor, boxed[1], boxed[2], *extent)] = None
     support = {g: sum(fits(d, g) for d in frames) for g in candidates}
-    ranked = sorted((g for g in candidates if support[g] > 0), key=lambda g: (-support[g], -g[0], g))
+    # a grid no frame fits exactly (a sprite's detail or a cursor over a cell in every frame) still fits
+    # them but for a few stray lines, as `lib_geometry` accepts: ranked after the exact ones
+    loose = {g: sum(fits(d, g, STRAY_LINES) for d in frames) for g in candidates if not support[g]}
+    ranked = sorted((g for g in candidates if support[g] or loose.get(g)),
+                    key=lambda g: (-support[g], -loose.get(g, 0), -g[0], g))
     return [list(g) for g in ranked[:MAX_HINTS]]
 
 
