@@ -550,3 +550,28 @@ def test_a_counter_in_the_hud_strip_is_learned_in_pixels() -> None:
     without = ask("simulator", {"transitions": transitions[:60], "counterexamples": [], "feedback": ""},
                   model=model)["patch"]
     assert without is not None and not all(held_out_hits(without, transitions[60:]))
+
+
+class _StripFlashMaze(_StripHudMaze):
+    """`_StripHudMaze` whose strip flashes a pixel on two moves only (a click flash, an animation)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.moves = 0
+
+    def apply(self, action: dict[str, Any]) -> bool:
+        self.moves += 1
+        return super().apply(action)
+
+    def frame(self) -> np.ndarray:
+        out = super().frame()
+        if self.moves in (7, 19):
+            out[60, 40:44] = 12
+        return out
+
+
+def test_a_flash_in_the_hud_strip_is_no_counter() -> None:
+    world = _StripFlashMaze(seed=3, size=7, bar=False, scale=8)
+    source = learn(record(world, random_moves(5), 60))["patch"]
+    assert source is not None
+    assert not [h for h in load(source)["HYPOTHESES"] if h["name"].startswith("hud-counter")]

@@ -213,7 +213,30 @@ def learn_hud_ticks(transitions: Sequence[Transition], rules: WorldRules,
         after = margin_grid(o.t.after.display, geometry)
         assert after is not None
         outcomes.append(_Outcome(o.t, before != after, o.moved, o.changed, before, after))
-    return _merged(_found(outcomes, whole=False))
+    found = []
+    for geometry in sorted({o.t.before.geometry for o in outcomes}):
+        mine = [o for o in outcomes if o.t.before.geometry == geometry]
+        box = _cells_box(geometry, mine[0].grid.shape)
+        found += [rule for rule in _found(mine, whole=False)
+                  if rule.evidence >= HUD_MIN_EVIDENCE and 2 * rule.errors <= rule.evidence
+                  and not _overlaps(rule.region, box)]
+    return _merged(found)
+
+
+HUD_MIN_EVIDENCE = 3
+"""A margin counter needs this many fitting ticks and at most half as many errors: a margin also shows
+click flashes and animations, which a counter learned from two events would tick forever."""
+
+
+def _cells_box(geometry: Sequence[int], shape: tuple[int, ...]) -> Box:
+    """The display box (x0, y0, x1, y1, inclusive) of a geometry's whole cells."""
+    scale, ox, oy = int(geometry[0]), int(geometry[1]), int(geometry[2])
+    columns, rows = whole_cells(geometry, shape[1], shape[0])
+    return ox, oy, ox + columns * scale - 1, oy + rows * scale - 1
+
+
+def _overlaps(a: Box, b: Box) -> bool:
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
 def _merged(found: Sequence[TickRule]) -> list[TickRule]:
