@@ -575,3 +575,34 @@ def test_a_flash_in_the_hud_strip_is_no_counter() -> None:
     source = learn(record(world, random_moves(5), 60))["patch"]
     assert source is not None
     assert not [h for h in load(source)["HYPOTHESES"] if h["name"].startswith("hud-counter")]
+
+
+class _StrayPixelMaze(MazeWorld):
+    """A maze whose top-left wall cell shows one stray pixel from the 30th action on (a HUD dot drawn over a
+    cell: the frames still fit the grid but for a few stray lines)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.actions = 0
+
+    def apply(self, action: dict[str, Any]) -> bool:
+        self.actions += 1
+        return super().apply(action)
+
+    def frame(self) -> np.ndarray:
+        out = super().frame()
+        if self.actions >= 30:
+            ox, oy = self.offset()
+            out[oy + 1, ox + 1] = 8
+        return out
+
+
+def test_a_prediction_keeps_the_pixels_of_the_cells_the_rules_did_not_change() -> None:
+    """The frame fits its grid but for one stray pixel (a dot over a wall cell); predictions repaint only the
+    cells the rules changed, so the dot stays and every held-out prediction matches the whole frame."""
+    world = _StrayPixelMaze(seed=4, size=10, bar=False, scale=4)
+    transitions = record(world, random_moves(6), 80)
+    source = learn(transitions[:60])["patch"]
+    assert source is not None
+    assert load(source)["dyn_SCALE_HINTS"][0][0] == 4
+    assert all(held_out_hits(source, transitions[60:]))

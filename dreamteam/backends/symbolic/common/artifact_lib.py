@@ -119,6 +119,24 @@ def lib_paint_cells(rows: Any, grid: Any, geometry: Any) -> None:
             rows[y][geometry[1] : geometry[1] + len(line)] = line
 
 
+def lib_paint_changed(rows: Any, before: Any, grid: Any, geometry: Any) -> None:
+    """Repaint (in place) only the cells whose value differs between the logical grids `before` and `grid`:
+    pixels the cells do not explain (a stray pixel or HUD dots over an unchanged cell) stay as they were."""
+    scale = geometry[0]
+    for cy in range(len(grid)):
+        if cy < len(before) and grid[cy] == before[cy]:
+            continue  # one comparison for a row of cells that did not change
+        row = grid[cy]
+        old = before[cy] if cy < len(before) else []
+        for cx in range(len(row)):
+            if cx < len(old) and old[cx] == row[cx]:
+                continue
+            left = geometry[1] + cx * scale
+            top = geometry[2] + cy * scale
+            for y in range(top, min(top + scale, len(rows))):
+                rows[y][left : left + scale] = [row[cx]] * scale
+
+
 def lib_background(grid: Any) -> int:
     """The most frequent colour (the lowest colour on ties)."""
     counts = [0] * 16

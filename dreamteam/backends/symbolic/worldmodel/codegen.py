@@ -13,7 +13,7 @@ from typing import Any
 from dreamteam.backends.symbolic.common.embed import helper_source, literal
 from dreamteam.backends.symbolic.worldmodel.model import PatrolRule, TickRule, WorldRules
 
-HELPERS = ("lib_geometry", "lib_downsample", "lib_paint_cells", "lib_display", "lib_rebuild", "lib_copy_grid",
+HELPERS = ("lib_geometry", "lib_downsample", "lib_paint_cells", "lib_paint_changed", "lib_display", "lib_rebuild", "lib_copy_grid",
            "lib_try_move", "lib_try_slide", "lib_click", "lib_click_cell", "lib_tick", "lib_nearest_scene", "lib_scene_rows",
            "lib_memo_index", "lib_memo_lookup", "lib_restore_covered")
 PATROL_HELPERS = ("lib_hex", "lib_changes", "lib_patrol")
@@ -30,7 +30,7 @@ def dyn_next_rows(rows, h, a):
         out = dyn_scene_rows(result["scene"], len(rows[0]), len(rows))
     else:
         out = [list(row) for row in rows]
-        dyn_paint_cells(out, result["grid"], geometry)
+        dyn_paint_changed(out, grid, result["grid"], geometry)
     return {"rows": out, "events": result["events"]}
 
 
@@ -71,7 +71,7 @@ def entry_points(rules: WorldRules) -> str:
     counters in the margin, the predicted frame ticks them after the cells are painted."""
     points = ENTRY_POINTS
     if rules.hud_ticks:
-        paint = '        dyn_paint_cells(out, result["grid"], geometry)\n'
+        paint = '        dyn_paint_changed(out, grid, result["grid"], geometry)\n'
         lines = ['        moved = result["moved"]', '        changed = result["changed"]', '        name = a.get("action")']
         for rule in rules.hud_ticks:
             lines.append(f"        # hud-counter:colour{rule.source}->colour{rule.target}")
