@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -32,6 +31,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from strength_report import step_cost  # noqa: E402
 
 from dreamteam.env.catalog import Catalog  # noqa: E402
 from dreamteam.env.devset import SHARES, share  # noqa: E402
@@ -71,14 +72,6 @@ def per_baseline(games: list[dict[str, Any]], cut: int | None) -> float | None:
     return round(spent / base, 2) if base else None
 
 
-def step_ms(games: list[dict[str, Any]]) -> tuple[float | None, float | None]:
-    """Median and p95 over games of the agent's milliseconds per step beyond env.step."""
-    values = sorted(float(g["agent_ms_per_step"]) for g in games if "agent_ms_per_step" in g)
-    if not values:
-        return None, None
-    return round(statistics.median(values), 1), round(values[min(len(values) - 1, round(0.95 * (len(values) - 1)))], 1)
-
-
 def report(records: list[dict[str, Any]], configs: list[str], budget: int, cuts: list[int]) -> tuple[list[dict[str, Any]], str]:
     """Rows per (suite, budget or cut, setting) over the games finished under every setting, and Markdown."""
     rows: list[dict[str, Any]] = []
@@ -96,15 +89,15 @@ def report(records: list[dict[str, Any]], configs: list[str], budget: int, cuts:
             text += ("| scorers | levels | actions / baseline | agent ms/step (median, p95 over games) | timed out "
                      "| games below rollout | games above rollout |\n|---|---:|---:|---:|---:|---|---|\n")
             first = names[0]
+            done = {(g, n): levels_within(by[(g, n)], at)[0] for g in games for n in names}
             for name in names:
                 played = [by[(g, name)] for g in games]
-                levels = sum(levels_within(g, at)[0] for g in played)
+                levels = sum(done[(g, name)] for g in games)
                 total = sum(int(g["levels_total"]) for g in played)
-                median, p95 = step_ms(played)
-                below = [f"{g} {levels_within(by[(g, name)], at)[0]} ({levels_within(by[(g, first)], at)[0]})"
-                         for g in games if levels_within(by[(g, name)], at)[0] < levels_within(by[(g, first)], at)[0]]
-                above = [f"{g} {levels_within(by[(g, name)], at)[0]} ({levels_within(by[(g, first)], at)[0]})"
-                         for g in games if levels_within(by[(g, name)], at)[0] > levels_within(by[(g, first)], at)[0]]
+                cost = step_cost({"games": played})
+                median, p95 = cost["agent_ms_median"], cost["agent_ms_p95"]
+                below = [f"{g} {done[(g, name)]} ({done[(g, first)]})" for g in games if done[(g, name)] < done[(g, first)]]
+                above = [f"{g} {done[(g, name)]} ({done[(g, first)]})" for g in games if done[(g, name)] > done[(g, first)]]
                 timed_out = sum(1 for g in played if g.get("timed_out"))
                 rows.append({"suite": suite, "budget": cut, "from_budget": budget, "scorers": name,
                              "games": len(games), "levels_completed": levels, "levels_total": total,

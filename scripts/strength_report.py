@@ -67,4 +67,4 @@ def step_cost(results: dict[str, Any]) -> dict[str, float | None]:
         return {"agent_ms_median": None, "agent_ms_p95": None, "env_ms_median": None}
     p95 = agent[min(len(agent) - 1, round(0.95 * (len(agent) - 1)))]
     return {"agent_ms_median": round(statistics.median(agent), 2), "agent_ms_p95": round(p95, 2),
-            "env_ms_median": round(statistics.median(env), 2)}
+            "env_ms_median": round(statistics.median(env), 2) if env else None}

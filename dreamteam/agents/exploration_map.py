@@ -98,17 +98,17 @@ class ExplorationMap:
         if obs.game_over:
             self._record_death()
             return True
+        after_reset = obs.last_action is not None and obs.last_action.id == RESET
         # Right after a RESET or a level-up the state is the level's start, whatever its frame shows (a game
         # may not restore the first frame exactly): a RESET now would restart the whole game, not the level.
-        self.at_level_start = (obs.last_action is None or obs.last_action.id == RESET
-                               or obs.levels_completed != self.level)
+        self.at_level_start = obs.last_action is None or after_reset or obs.levels_completed != self.level
         self._available = obs.available_actions
         if self._pending is not None and self._pending.action.id == RESET:
             self._pending = None  # our own RESET out of a dead end (honoured or refused): no edge, no death
-        if obs.last_action is not None and obs.last_action.id == RESET:
+        if after_reset:
             self._record_death()
         self._enter_level(obs)
-        if obs.last_action is not None and obs.last_action.id == RESET:
+        if after_reset:
             self.memory.start_grid = obs.grid.copy()  # the start a RESET returns to is the one seen last
         known = len(self.memory.graph)
         key = self._enter_state(obs.grid)

@@ -552,20 +552,22 @@ def test_a_counter_in_the_hud_strip_is_learned_in_pixels() -> None:
     assert without is not None and not all(held_out_hits(without, transitions[60:]))
 
 
-class _StripFlashMaze(_StripHudMaze):
-    """`_StripHudMaze` whose strip flashes a pixel on two moves only (a click flash, an animation)."""
+class _CountsActions:
+    """A world mixin that counts the actions applied so far (`actions`)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.moves = 0
+    actions = 0
 
     def apply(self, action: dict[str, Any]) -> bool:
-        self.moves += 1
-        return super().apply(action)
+        self.actions += 1
+        return bool(super().apply(action))  # type: ignore[misc]
+
+
+class _StripFlashMaze(_CountsActions, _StripHudMaze):
+    """`_StripHudMaze` whose strip flashes a pixel on two moves only (a click flash, an animation)."""
 
     def frame(self) -> np.ndarray:
         out = super().frame()
-        if self.moves in (7, 19):
+        if self.actions in (7, 19):
             out[60, 40:44] = 12
         return out
 
@@ -577,17 +579,9 @@ def test_a_flash_in_the_hud_strip_is_no_counter() -> None:
     assert not [h for h in load(source)["HYPOTHESES"] if h["name"].startswith("hud-counter")]
 
 
-class _StrayPixelMaze(MazeWorld):
+class _StrayPixelMaze(_CountsActions, MazeWorld):
     """A maze whose top-left wall cell shows one stray pixel from the 30th action on (a HUD dot drawn over a
     cell: the frames still fit the grid but for a few stray lines)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.actions = 0
-
-    def apply(self, action: dict[str, Any]) -> bool:
-        self.actions += 1
-        return super().apply(action)
 
     def frame(self) -> np.ndarray:
         out = super().frame()

@@ -229,10 +229,9 @@ def scale_hints(displays: Iterable[Array], previous: Iterable[Sequence[int]] = (
             boxed = _boxed(display)
             if boxed is not None:
                 band = len(boxed) > 3 or max(boxed[1], boxed[2]) >= boxed[0]
-                for divisor in range(boxed[0], 1, -1):
-                    if boxed[0] % divisor or not band:
-                        if boxed[0] % divisor == 0:
-                            candidates[(divisor, boxed[1] % divisor, boxed[2] % divisor)] = None
+                for divisor in (d for d in range(boxed[0], 1, -1) if boxed[0] % d == 0):
+                    if not band:  # a box inside a margin: the finer grid runs to the frame's edges
+                        candidates[(divisor, boxed[1] % divisor, boxed[2] % divisor)] = None
                         continue
                     ratio = boxed[0] // divisor  # a band: the same box, finer
                     extent = (boxed[3] * ratio, boxed[4] * ratio) if len(boxed) > 3 else ()

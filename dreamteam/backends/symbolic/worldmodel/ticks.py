@@ -181,15 +181,27 @@ MARGIN = 16
 """The value the cells' box takes in a margin grid: no colour, so no counter counts or ticks it."""
 
 
-def margin_grid(display: IntArray, geometry: Sequence[int]) -> IntArray | None:
-    """The display frame with the box of whole cells blanked out (`MARGIN`), or None without a margin."""
-    height, width = display.shape
+def _cells_box(geometry: Sequence[int], shape: tuple[int, ...]) -> Box:
+    """The display box (x0, y0, x1, y1, inclusive) of a geometry's whole cells."""
     scale, ox, oy = int(geometry[0]), int(geometry[1]), int(geometry[2])
-    columns, rows = whole_cells(geometry, width, height)
-    if scale <= 1 or columns * scale * rows * scale >= width * height:
-        return None
+    columns, rows = whole_cells(geometry, shape[1], shape[0])
+    return ox, oy, ox + columns * scale - 1, oy + rows * scale - 1
+
+
+def _has_margin(t: Transition) -> bool:
+    """Whether the transition keeps its geometry and that geometry leaves pixels outside the cells."""
+    geometry, shape = t.before.geometry, t.before.display.shape
+    if t.after.geometry != geometry or geometry[0] <= 1:
+        return False
+    x0, y0, x1, y1 = _cells_box(geometry, shape)
+    return bool((x1 - x0 + 1) * (y1 - y0 + 1) < shape[0] * shape[1])
+
+
+def margin_grid(display: IntArray, geometry: Sequence[int]) -> IntArray:
+    """The display frame with the box of whole cells blanked out (`MARGIN`)."""
+    x0, y0, x1, y1 = _cells_box(geometry, display.shape)
     out = display.copy()
-    out[oy : oy + rows * scale, ox : ox + columns * scale] = MARGIN
+    out[y0 : y1 + 1, x0 : x1 + 1] = MARGIN
     return out
 
 
@@ -202,16 +214,14 @@ def learn_hud_ticks(transitions: Sequence[Transition], rules: WorldRules,
     another, in which order and when (after every action, when a mover moved, when anything changed, on
     some actions). A counter's region stays the box around its pixels (never the whole frame, where it
     would reach the cells)."""
+    if not any(_has_margin(t) for t in transitions):
+        return []  # no replay of the rules over the window when no frame has a margin
     outcomes = []
     for o in _outcomes(transitions, replace(rules, ticks=(), hud_ticks=()), cache):
-        geometry = o.t.before.geometry
-        if o.t.after.geometry != geometry:
+        if not _has_margin(o.t):
             continue
-        before = margin_grid(o.t.before.display, geometry)
-        if before is None:
-            continue
-        after = margin_grid(o.t.after.display, geometry)
-        assert after is not None
+        before = margin_grid(o.t.before.display, o.t.before.geometry)
+        after = margin_grid(o.t.after.display, o.t.before.geometry)
         outcomes.append(_Outcome(o.t, before != after, o.moved, o.changed, before, after))
     found = []
     for geometry in sorted({o.t.before.geometry for o in outcomes}):
@@ -226,13 +236,6 @@ def learn_hud_ticks(transitions: Sequence[Transition], rules: WorldRules,
 HUD_MIN_EVIDENCE = 3
 """A margin counter needs this many fitting ticks and at most half as many errors: a margin also shows
 click flashes and animations, which a counter learned from two events would tick forever."""
-
-
-def _cells_box(geometry: Sequence[int], shape: tuple[int, ...]) -> Box:
-    """The display box (x0, y0, x1, y1, inclusive) of a geometry's whole cells."""
-    scale, ox, oy = int(geometry[0]), int(geometry[1]), int(geometry[2])
-    columns, rows = whole_cells(geometry, shape[1], shape[0])
-    return ox, oy, ox + columns * scale - 1, oy + rows * scale - 1
 
 
 def _overlaps(a: Box, b: Box) -> bool:
