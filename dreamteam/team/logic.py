@@ -143,7 +143,7 @@ class TeamLogic(RoleNodes):
         out: StepState = {}
         if state.get("level_changed") or obs.levels_completed != state.get("level", 0) or obs.full_reset:
             out["plan"], out["level"] = [], obs.levels_completed
-            self.mem.level_steps = 0
+            self.mem.level_steps = self.mem.floor_steps = 0
         self.mem.level_steps += 1
         return out
 
@@ -206,6 +206,8 @@ class TeamLogic(RoleNodes):
         self.map.sent(obs.grid, Action.from_json(action))
         label = Action.from_json(action).label()
         self.mem.tested[label] = self.mem.tested.get(label, 0) + 1
+        if state.get("plan_source") == "map-frontier":
+            self.mem.floor_steps += 1
         return {"action": action, "plan": plan, "pending": {"step": obs.step, "action": action},
                 "step": obs.step + 1}
 

@@ -42,6 +42,8 @@ class StepMemory:
     deadly: set[tuple[str, str]] = field(default_factory=set)
     """(frame hash, action label) pairs seen to end the game: never chosen again from that frame."""
     level_steps: int = 0
+    floor_steps: int = 0
+    """Actions of this level sent from the exploration map's walks (the floor's share, see the leader)."""
     exploration: dict[str, Any] = field(default_factory=dict)
     regression: list[dict[str, Any]] = field(default_factory=list)
     """The regression window as a slow step began (read once; the role nodes read it in parallel)."""

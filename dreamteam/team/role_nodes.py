@@ -234,7 +234,8 @@ class RoleNodes:
         walk = self.map.frontier()
         return {"actions": [a.to_json() for a in walk], "states": len(self.map.memory.graph),
                 "steps_since_new_state": self.map.steps_since_new,
-                "reset_helps": not walk and self.map.reset_helps(), "stale_after": self.stale_after}
+                "reset_helps": not walk and self.map.reset_helps(), "stale_after": self.stale_after,
+                "level_steps": self.mem.level_steps, "floor_steps": self.mem.floor_steps}
 
     # ----- critic / leader -----------------------------------------------------------------------------
 

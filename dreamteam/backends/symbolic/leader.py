@@ -6,7 +6,9 @@ Request context (task "decide", surface = leader.json):
     or None when no scorer could rank it) and "scores" ({scorer: {"value", "uncertainty", "note", "status",
     "scaled"}}, see docs/scorers.md)), probes (as proposed this step), critique ({"flags", "feedback"}),
     prediction_accuracy (recent window, 0..1), budget_left, fatal_actions (labels or action dicts predicted to
-    lose), exploration ({"actions": path to the nearest untested action, "steps_since_new_state": n})
+    lose), exploration ({"actions": path to the nearest untested action, "steps_since_new_state": n,
+    "reset_helps", "stale_after", "level_steps": steps on this level, "floor_steps": how many of them walked
+    the map})
 Reply: {"goal", "plan", "source", "confidence", "reason"}.
 
 Tactics are taken in the order given (the scorers' combined order; with the default `rollout` scorer that
@@ -17,6 +19,11 @@ a tactic that begins with a RESET (its search found a level reset the cheapest w
 When no new state has been seen for `stale_after` steps (from the context, else `stale`, 12), the team is grinding: the leader walks to the
 nearest untested action (DISCOVER), whatever the tactics say, until something new shows up; when nothing
 untested is reachable but the level's start has some (`reset_helps`), it resets the level.
+A level that runs long gets the floor's share as well: past `patience` (100) steps on one level, the walks
+to the nearest untested action take at least half of the steps beyond it (`floor_share` of
+`level_steps - patience`, counted by `floor_steps` in the exploration context), whatever the tactics say;
+tactics that keep finding new states but never the level's end (a sub-goal that is not the goal) would
+otherwise starve the exploration that completes the levels a plain graph explorer completes.
 While accuracy is at least `trust` (0.8) the first tactic is followed (GOAL for level-completing
 sub-goals, DISCOVER for exploration); a level-completing tactic is followed down to `goal_trust` (0.6):
 its plan stops at the first wrong prediction anyway, and a model that keeps missing one detail it cannot
@@ -40,6 +47,10 @@ from dreamteam.protocols import RoleRequest
 TRUST = 0.8
 GOAL_TRUST = 0.6
 STALE = 12
+PATIENCE = 100
+"""Steps on one level before the exploration map's walks are owed a share of the level's steps."""
+FLOOR_SHARE = 0.5
+"""The share of a level's steps beyond `PATIENCE` that the map's walks get (see `LeaderAnswerer._owed`)."""
 GOAL_TACTICS = ("level_up", "repeat-level-up", "match-target")
 
 
@@ -112,10 +123,13 @@ def decision(goal: str, plan: Sequence[Any], source: str, confidence: float, rea
 class LeaderAnswerer:
     """Trusts rollouts only while measured accuracy is high; otherwise probes."""
 
-    def __init__(self, trust: float = TRUST, stale: int = STALE, goal_trust: float = GOAL_TRUST) -> None:
+    def __init__(self, trust: float = TRUST, stale: int = STALE, goal_trust: float = GOAL_TRUST,
+                 patience: int = PATIENCE, floor_share: float = FLOOR_SHARE) -> None:
         self.trust = trust
         self.stale = stale
         self.goal_trust = goal_trust
+        self.patience = patience
+        self.floor_share = floor_share
 
     def answer(self, request: RoleRequest) -> dict[str, Any]:
         """Reply content for one "decide" request."""
@@ -172,21 +186,33 @@ class LeaderAnswerer:
         return walk if walk and label(walk[0]) not in fatal else None
 
     def _explore(self, ctx: Mapping[str, Any], fatal: set[str], budget: int | None) -> dict[str, Any] | None:
-        """The walk to the nearest untested action, when no new state was seen for `stale` steps."""
+        """The walk to the nearest untested action, when no new state was seen for `stale` steps or the level
+        has run long enough that the walks are owed steps (`_owed`)."""
         exploration = ctx.get("exploration")
         if not isinstance(exploration, Mapping):
             return None
         since = exploration.get("steps_since_new_state")
         limit = exploration.get("stale_after")
         limit = limit if isinstance(limit, int) and limit > 0 else self.stale
-        if not isinstance(since, int) or since < limit:
+        stale = isinstance(since, int) and since >= limit
+        owed = self._owed(exploration)
+        if not stale and not owed:
             return None
+        why = (f"no new state for {since} steps" if stale else
+               f"{exploration.get('level_steps')} steps on this level, {exploration.get('floor_steps')} of them "
+               f"exploring (the floor's share beyond {self.patience} is {self.floor_share:.0%})")
         walk = _walk(exploration, budget)
         if not walk and exploration.get("reset_helps") is True:
             return decision("DISCOVER", [{"action": "RESET"}], "map-frontier", 1.0,
-                            f"no new state for {since} steps and nothing untested reachable: reset the level")
+                            f"{why} and nothing untested reachable: reset the level")
         if not walk or label(walk[0]) in fatal:
             return None  # (later steps of the walk are known edges; only the first is judged from here)
         return decision("DISCOVER", walk, "map-frontier", 1.0,
-                        f"no new state for {since} steps: walk {len(walk) - 1} known steps "
-                        "to the nearest untested action")
+                        f"{why}: walk {len(walk) - 1} known steps to the nearest untested action")
+
+    def _owed(self, exploration: Mapping[str, Any]) -> bool:
+        """Whether the map's walks have had less than `floor_share` of this level's steps beyond `patience`."""
+        steps, walked = exploration.get("level_steps"), exploration.get("floor_steps")
+        if not isinstance(steps, int) or not isinstance(walked, int) or steps <= self.patience:
+            return False
+        return walked < self.floor_share * (steps - self.patience)

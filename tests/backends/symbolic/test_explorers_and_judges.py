@@ -168,6 +168,22 @@ def test_leader_keeps_its_tactic_while_new_states_keep_coming() -> None:
     assert decide(exploration={**WALK, "actions": []})["source"] == "level_up"
 
 
+def test_leader_gives_the_map_its_share_of_a_level_that_runs_long() -> None:
+    """New states keep coming (no grinding), but past the patience the walks are owed half the steps."""
+    fresh = {**WALK, "steps_since_new_state": 1}
+    assert decide(exploration={**fresh, "level_steps": 100, "floor_steps": 0})["source"] == "level_up"
+    owed = decide(exploration={**fresh, "level_steps": 160, "floor_steps": 29})
+    assert owed["source"] == "map-frontier" and owed["plan"] == WALK["actions"]
+    assert "160 steps on this level, 29 of them exploring" in owed["reason"]
+    assert decide(exploration={**fresh, "level_steps": 160, "floor_steps": 30})["source"] == "level_up"
+    # nothing untested reachable: the level's start has some, so a reset is the floor's step
+    empty = {**fresh, "actions": [], "level_steps": 400, "floor_steps": 0}
+    assert decide(exploration={**empty, "reset_helps": True})["plan"] == [{"action": "RESET"}]
+    assert decide(exploration=empty)["source"] == "level_up"
+    assert decide(exploration={**fresh, "level_steps": 400, "floor_steps": 0},
+                  fatal_actions=["ACTION1"])["source"] != "map-frontier"
+
+
 def test_leader_does_not_start_a_walk_with_a_fatal_action() -> None:
     reply = decide(exploration=WALK, fatal_actions=["ACTION1"])
     assert reply["source"] != "map-frontier"
