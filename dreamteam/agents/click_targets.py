@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,11 +37,15 @@ def salience(comp: Component, colour_share: float, scale: PixelScale) -> float:
 
 def rank_click_targets(
     grid: Grid, mask: BoolMask | None = None, scale: PixelScale | None = None, limit: int = 16,
-    enclosed: bool = False,
+    enclosed: bool = False, rng: random.Random | None = None,
 ) -> tuple[ClickTarget, ...]:
     """Up to `limit` clicks, one per non-background segment outside the mask, most salient first; with
     `enclosed`, also one per region of the background colour cut off from its largest region (the inside of
-    a ring or a closed room: clicking "inside" something is how some games are played)."""
+    a ring or a closed room: clicking "inside" something is how some games are played).
+
+    Each segment is clicked at its cell nearest the centroid, or with `rng` at one of its unmasked cells drawn
+    from `rng` (where the part of an object clicked matters, as in a block of marks clicked cell by cell, a
+    fixed cell never tries the others; a random agent does)."""
     px = scale or PixelScale()
     background = background_of(grid, mask)
     visible = grid if mask is None else grid[~mask]
@@ -53,7 +58,7 @@ def rank_click_targets(
         holes = sorted((c for c in parts.components if c.colour == background), key=lambda c: -c.size)
         candidates += holes[1:]
     for comp in candidates:
-        y, x = comp.representative_cell()
+        y, x = comp.representative_cell() if rng is None else _drawn_cell(comp, mask, rng)
         if mask is not None and mask[y, x]:
             continue
         score = salience(comp, counts[comp.colour] / total, px)
@@ -61,3 +66,14 @@ def rank_click_targets(
         ranked.append((-target.salience, y, x, target))
     ranked.sort(key=lambda item: item[:3])
     return tuple(item[3] for item in ranked[:limit])
+
+
+def _drawn_cell(comp: Component, mask: BoolMask | None, rng: random.Random) -> tuple[int, int]:
+    """One of the segment's cells outside the mask (its representative when all are masked), drawn by `rng`."""
+    cells = comp.cells()
+    if mask is not None:
+        cells = cells[~mask[cells[:, 0], cells[:, 1]]]
+    if not len(cells):
+        return comp.representative_cell()
+    y, x = cells[rng.randrange(len(cells))]
+    return int(y), int(x)

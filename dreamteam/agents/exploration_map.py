@@ -43,6 +43,9 @@ class ExplorerOptions:
     idle_colour_after: int = 0
     """When positive: untested clicks on a colour clicked this often without any change anywhere come last
     (each object is still clicked once the fresh ones are used up)."""
+    sample_cells: bool = False
+    """Click each segment at a cell drawn (seeded) anew for every new state rather than at its cell nearest
+    the centroid (see `rank_click_targets`): over many states every part of an object gets clicked."""
     balance_kinds: bool = False
     """Order a new state's candidates by how often each was tried so far in the level, in any state: action
     kinds least tried first (ties in seeded random order), clicks by how often their cell was clicked. Where
@@ -184,7 +187,8 @@ class ExplorationMap:
         if CLICK not in self._available:
             return simple
         clicks = tuple(t.action for t in rank_click_targets(grid, mem.mask, mem.scale, self.options.max_click_targets,
-                                                            self.options.click_enclosed))
+                                                            self.options.click_enclosed,
+                                                            self._rng if self.options.sample_cells else None))
         return self._balanced(grid, simple, clicks) if self.options.balance_kinds else simple + clicks
 
     def _balanced(self, grid: Grid, simple: tuple[Action, ...], clicks: tuple[Action, ...]) -> tuple[Action, ...]:

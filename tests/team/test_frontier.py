@@ -5,7 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from dreamteam.backends.symbolic.leader import LeaderAnswerer, decision
 from dreamteam.cli import main
+from dreamteam.protocols import RoleRequest
 from dreamteam.workspace import Workspace
 
 
@@ -56,3 +60,27 @@ def test_a_tactic_starting_with_a_level_reset_resets_mid_level_but_not_at_the_le
     labels = [json.loads(line)["data"]["action_input"]["id"] for line in (run / "recording.jsonl").open()][1:]
     # step 0 is the level start: the RESET is dropped and the rest runs; afterwards the plan's RESET is sent
     assert labels[:3] in (["ACTION1", "ACTION2", "RESET"], [1, 2, 0])
+
+
+def test_the_harness_counts_the_level_s_steps_taken_on_the_map_s_walks(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The leader is owed walks by how many of the level's steps the map's walks took (leader.py, `_owed`):
+    the harness counts the actions it sent under a map-frontier plan, and only those, per level."""
+    seen: list[dict[str, object]] = []
+
+    def answer(self: LeaderAnswerer, request: RoleRequest) -> dict[str, object]:
+        seen.append(dict(request.context["exploration"]))
+        source = "map-frontier" if len(seen) % 3 else "script"
+        move = ("ACTION1", "ACTION2", "ACTION3", "ACTION4")[len(seen) % 4]
+        return decision("DISCOVER", [{"action": move}], source, 0.5, "scripted")
+
+    monkeypatch.setattr(LeaderAnswerer, "answer", answer)
+    run = tmp_path / "run"
+    assert main(["play", "maze", "--agent", "team", "--budget", "30", "--out", str(run), "--quiet"]) == 0
+    assert len(seen) > 10
+    walked = 0
+    for i, context in enumerate(seen):
+        if context["level_steps"] == 1:
+            walked = 0
+        assert context["floor_steps"] == walked, f"call {i}"
+        walked += 1 if (i + 1) % 3 else 0
