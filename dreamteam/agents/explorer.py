@@ -29,6 +29,7 @@ class ExplorerAgent:
         click_enclosed: bool = False,
         idle_colour_after: int = 0,
         balance_kinds: bool = False,
+        sample_cells: bool = False,
     ) -> None:
         self.seed = seed
         self.options = ExplorerOptions(
@@ -42,6 +43,7 @@ class ExplorerAgent:
             click_enclosed=click_enclosed,
             idle_colour_after=idle_colour_after,
             balance_kinds=balance_kinds,
+            sample_cells=sample_cells,
         )
         self.map = ExplorationMap(self.options, seed)
 
