@@ -132,7 +132,8 @@ def click_changes(grid: np.ndarray, cell: Cell, colour_map: dict[int, int], unit
     if unit not in ("object", "tile") or int(grid[y, x]) not in colour_map:
         board = grid.tolist()
         lib_click(board, [x, y], colour_map, unit, [list(o) for o in offsets], None)
-        return np.asarray(board) != grid
+        changed: BoolArray = np.asarray(board) != grid
+        return changed
     values = grid.astype(np.intp)
     table = np.arange(max(32, int(values.max()) + 1))
     for source, target in colour_map.items():
@@ -158,7 +159,8 @@ def click_changes(grid: np.ndarray, cell: Cell, colour_map: dict[int, int], unit
         targets = np.isin(labels, np.unique(labels[land]))
         if (0, 0) in {tuple(o) for o in offsets}:
             targets |= home
-    return targets & (table[values] != values)
+    result: BoolArray = targets & (table[values] != values)
+    return result
 
 
 def _click_events(transitions: Sequence[Transition], ignore: Ignore | None) -> list[tuple[Transition, Cell, BoolArray]]:
