@@ -11,6 +11,8 @@ per step, so a whole share of the development set runs in minutes. Option sets (
   base           the explorer baseline's defaults
   team           the options of the team's map (`dreamteam.team.logic.MAP_OPTIONS`)
   team-balance   the team's map without balance_kinds
+  team-momentum0   the team's map without momentum (a new state's simple actions fully shuffled)
+  team-unshuffled  the team's map trying a new state's simple actions by id (without shuffle)
   team-fixed     the team's map clicking each object at its cell nearest the centroid (without sample_cells)
 Each set plays every game once with the same seed; the table lists totals and the games where sets differ.
 """
@@ -36,12 +38,14 @@ from dreamteam.runner import play  # noqa: E402
 from dreamteam.team.logic import MAP_OPTIONS  # noqa: E402
 
 TEAM = {name: getattr(MAP_OPTIONS, name) for name in ("shuffle", "click_enclosed", "idle_colour_after",
-                                                        "balance_kinds", "sample_cells")}
+                                                        "balance_kinds", "sample_cells", "momentum")}
 SETS: dict[str, dict[str, Any]] = {
     "base": {},
     "team": TEAM,
     "team-balance": {**TEAM, "balance_kinds": False},
     "team-fixed": {**TEAM, "sample_cells": False},
+    "team-unshuffled": {**TEAM, "shuffle": False},
+    "team-momentum0": {**TEAM, "momentum": 0.0},
 }
 
 

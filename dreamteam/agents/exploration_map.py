@@ -46,6 +46,9 @@ class ExplorerOptions:
     sample_cells: bool = False
     """Click each segment at a cell drawn (seeded) anew for every new state rather than at its cell nearest
     the centroid (see `rank_click_targets`): over many states every part of an object gets clicked."""
+    momentum: float = 0.0
+    """With `shuffle`: the chance that a new state tries first the simple action that led to it (a sweep in
+    one direction, as a fixed order makes, where a per-state shuffle would zigzag)."""
     balance_kinds: bool = False
     """Order a new state's candidates by how often each was tried so far in the level, in any state: action
     kinds least tried first (ties in seeded random order), clicks by how often their cell was clicked. Where
@@ -184,6 +187,10 @@ class ExplorationMap:
         simple = tuple(Action(a) for a in sorted(set(self._available)) if a not in (RESET, CLICK))
         if self.options.shuffle:
             simple = tuple(self._rng.sample(simple, len(simple)))
+            last = self._pending.action if self._pending is not None else None
+            if (self.options.momentum > 0 and last is not None and last in simple
+                    and self._rng.random() < self.options.momentum):
+                simple = (last, *(a for a in simple if a != last))
         if CLICK not in self._available:
             return simple
         clicks = tuple(t.action for t in rank_click_targets(grid, mem.mask, mem.scale, self.options.max_click_targets,

@@ -30,6 +30,7 @@ class ExplorerAgent:
         idle_colour_after: int = 0,
         balance_kinds: bool = False,
         sample_cells: bool = False,
+        momentum: float = 0.0,
     ) -> None:
         self.seed = seed
         self.options = ExplorerOptions(
@@ -44,6 +45,7 @@ class ExplorerAgent:
             idle_colour_after=idle_colour_after,
             balance_kinds=balance_kinds,
             sample_cells=sample_cells,
+            momentum=momentum,
         )
         self.map = ExplorationMap(self.options, seed)
 
