@@ -267,6 +267,32 @@ def test_the_teams_map_tries_a_new_states_simple_actions_in_a_seeded_random_orde
     assert first_order(3, shuffle=True) == first_order(3, shuffle=True)
 
 
+@pytest.mark.parametrize(("momentum", "low", "high"), [(0.0, 0.0, 0.45), (0.75, 0.7, 1.0)])
+def test_momentum_makes_a_new_state_try_first_the_move_that_led_to_it(momentum: float, low: float,
+                                                                       high: float) -> None:
+    """Five moves, so a shuffled order puts the move first one time in five; momentum 0.75 most of the time."""
+    from dreamteam.agents.exploration_map import ExplorationMap, ExplorerOptions
+
+    repeats = total = 0
+    for seed in range(40):
+        env = MazeWorld([OPEN_ROOM])
+        world_map = ExplorationMap(ExplorerOptions(shuffle=True, momentum=momentum), seed=seed)
+        obs = env.reset()
+        world_map.observe(obs)
+        for _ in range(6):
+            action = world_map.choose()
+            assert action is not None
+            world_map.sent(obs.grid, action)
+            after = env.step(action)
+            known = len(world_map.memory.graph)
+            world_map.observe(after)
+            if len(world_map.memory.graph) > known and action.id in (1, 2, 3, 4):  # a move into a new state
+                total += 1
+                repeats += world_map.memory.graph.untested(world_map.key)[0] == action
+            obs = after
+    assert total > 40 and low <= repeats / total <= high
+
+
 @pytest.mark.parametrize("idle_after", [0, 2])
 def test_clicks_on_a_colour_that_never_changed_anything_come_last(idle_after: int) -> None:
     from dreamteam.agents.exploration_map import ExplorationMap, ExplorerOptions
