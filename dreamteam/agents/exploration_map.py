@@ -48,7 +48,8 @@ class ExplorerOptions:
     the centroid (see `rank_click_targets`): over many states every part of an object gets clicked."""
     momentum: float = 0.0
     """With `shuffle`: the chance that a new state tries first the simple action that led to it (a sweep in
-    one direction, as a fixed order makes, where a per-state shuffle would zigzag)."""
+    one direction, as a fixed order makes, where a per-state shuffle would zigzag). In a game with clicks
+    `balance_kinds` reorders the kinds afterwards, so this acts where no click is available."""
     balance_kinds: bool = False
     """Order a new state's candidates by how often each was tried so far in the level, in any state: action
     kinds least tried first (ties in seeded random order), clicks by how often their cell was clicked. Where
