@@ -176,7 +176,8 @@ class LeaderAnswerer:
         if tactics:
             best = tactics[0]
             return decision("VALIDATE", best["actions"][:1], str(best.get("name", "tactic")), accuracy,
-                            f"no probe and accuracy {accuracy:.2f}: test the first step of the best tactic")
+                            f"no probe and accuracy {accuracy:.2f}: test the first step of the best tactic"
+                            + ("; a loop was flagged, so not the top tactic" if looping else ""))
         return decision("DISCOVER", [], "leader", 0.0, "nothing usable was proposed")
 
     @staticmethod
