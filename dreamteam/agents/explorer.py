@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from dreamteam.agents.exploration_map import DEFAULT_HUD_CHECKS, ExplorationMap, ExplorerOptions
 from dreamteam.agents.level_memory import LevelMemory
 from dreamteam.perception import HudSettings
@@ -15,38 +17,11 @@ class ExplorerAgent:
 
     name = "explorer"
 
-    def __init__(
-        self,
-        seed: int = 0,
-        *,
-        max_click_targets: int = 16,
-        useless_after: int = 24,
-        death_retries: int = 2,
-        reset_when_stuck: bool = True,
-        hud_checks: tuple[int, ...] = DEFAULT_HUD_CHECKS,
-        hud: HudSettings | None = None,
-        shuffle: bool = False,
-        click_enclosed: bool = False,
-        idle_colour_after: int = 0,
-        balance_kinds: bool = False,
-        sample_cells: bool = False,
-        momentum: float = 0.0,
-    ) -> None:
+    def __init__(self, seed: int = 0, *, hud_checks: tuple[int, ...] = DEFAULT_HUD_CHECKS,
+                 hud: HudSettings | None = None, **options: Any) -> None:
+        """`options` are the fields of `ExplorerOptions` (an unknown one raises TypeError)."""
         self.seed = seed
-        self.options = ExplorerOptions(
-            max_click_targets,
-            useless_after,
-            death_retries,
-            reset_when_stuck,
-            tuple(hud_checks),
-            hud or HudSettings(),
-            shuffle=shuffle,
-            click_enclosed=click_enclosed,
-            idle_colour_after=idle_colour_after,
-            balance_kinds=balance_kinds,
-            sample_cells=sample_cells,
-            momentum=momentum,
-        )
+        self.options = ExplorerOptions(hud_checks=tuple(hud_checks), hud=hud or HudSettings(), **options)
         self.map = ExplorationMap(self.options, seed)
 
     def begin(self, info: GameInfo, budget: int) -> None:
