@@ -2,7 +2,7 @@
 """Benchmark the exploration floor: the explorer agent under several option sets, side by side.
 
 Usage: .venv/bin/python scripts/bench_floor.py --env-dir ../shared/devgames/environment_files
-           [--share dev|heldout|all] [--sets base,team,team-balance] [--budget 300] [--jobs 2]
+           [--share dev|heldout|all] [--games ID,...] [--sets base,team,team-balance] [--budget 300] [--jobs 2]
            [--game-timeout 60] [--out bench-results/floor.json]
 
 The team falls back on the same exploration map when its world model does not fit (see docs/benchmarks.md),
@@ -14,6 +14,9 @@ per step, so a whole share of the development set runs in minutes. Option sets (
   team-momentum0   the team's map without momentum (a new state's simple actions fully shuffled)
   team-unshuffled  the team's map trying a new state's simple actions by id (without shuffle)
   team-fixed     the team's map clicking each object at its cell nearest the centroid (without sample_cells)
+  team-nowait    the team's map leaving a sink once its actions are tested (stall_wait 0)
+  team-wait64    the team's map waiting in a sink for 64 unchanged frames instead of 24
+  team-coarse    the team's map without finer clicks once nothing untested is reachable (finer_clicks off)
 Each set plays every game once with the same seed; the table lists totals and the games where sets differ.
 """
 
@@ -38,7 +41,8 @@ from dreamteam.runner import play  # noqa: E402
 from dreamteam.team.logic import MAP_OPTIONS  # noqa: E402
 
 TEAM = {name: getattr(MAP_OPTIONS, name) for name in ("shuffle", "click_enclosed", "idle_colour_after",
-                                                        "balance_kinds", "sample_cells", "momentum")}
+                                                        "balance_kinds", "sample_cells", "momentum",
+                                                        "stall_wait", "finer_clicks")}
 SETS: dict[str, dict[str, Any]] = {
     "base": {},
     "team": TEAM,
@@ -46,6 +50,9 @@ SETS: dict[str, dict[str, Any]] = {
     "team-fixed": {**TEAM, "sample_cells": False},
     "team-unshuffled": {**TEAM, "shuffle": False},
     "team-momentum0": {**TEAM, "momentum": 0.0},
+    "team-nowait": {**TEAM, "stall_wait": 0},
+    "team-wait64": {**TEAM, "stall_wait": 64},
+    "team-coarse": {**TEAM, "finer_clicks": False},
 }
 
 
@@ -86,6 +93,7 @@ def main() -> int:
     parser.add_argument("--env-dir", required=True)
     parser.add_argument("--share", default="dev", choices=("dev", "heldout", "all"))
     parser.add_argument("--sets", default="base,team,team-balance")
+    parser.add_argument("--games", default="", help="comma-separated game ids or prefixes (default: the share)")
     parser.add_argument("--budget", type=int, default=300)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--game-timeout", type=float, default=60.0)
@@ -96,6 +104,9 @@ def main() -> int:
     if unknown:
         parser.error(f"unknown option sets {unknown}; known: {', '.join(SETS)}")
     games = share([i.game_id for i in Catalog.scan([Path(args.env_dir)]).infos], args.share)
+    if args.games:
+        wanted = [w.strip() for w in args.games.split(",") if w.strip()]
+        games = [g for g in games if any(g == w or g.startswith(w) for w in wanted)]
     jobs = [(args.env_dir, g, s, args.budget, args.game_timeout) for g in games for s in sets]
     print(f"{len(games)} games x {len(sets)} option sets at {args.budget} actions, {args.jobs} jobs", flush=True)
     rows: list[dict[str, Any]] = []

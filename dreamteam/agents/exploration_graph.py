@@ -36,6 +36,12 @@ class ExplorationGraph:
             self.candidates[key] = candidates
             self.edges[key] = {}
 
+    def add_candidates(self, key: StateKey, actions: tuple[Action, ...]) -> None:
+        """Append more candidate actions to a known state (those it has already are skipped)."""
+        have = set(self.candidates.get(key, ()))
+        self.candidates[key] = self.candidates.get(key, ()) + tuple(a for a in actions if a not in have)
+        self.edges.setdefault(key, {})
+
     def record(self, key: StateKey, action: Action, outcome: StateKey) -> None:
         """Record that `action` in state `key` led to state `outcome` (equal to `key` for a no-op)."""
         self.edges.setdefault(key, {})[action] = outcome

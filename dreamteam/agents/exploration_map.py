@@ -16,7 +16,7 @@ import numpy as np
 from dreamteam.agents.click_targets import rank_click_targets
 from dreamteam.agents.exploration_graph import ExplorationGraph, StateKey
 from dreamteam.agents.level_memory import LevelMemory, Step
-from dreamteam.perception import HudSettings, detect_hud_from_pairs, detect_scale
+from dreamteam.perception import HudSettings, detect_hud_from_pairs, detect_scale, segment
 from dreamteam.types import CLICK, RESET, Action, Grid, Observation
 
 HUD_WINDOW = 64
@@ -50,6 +50,17 @@ class ExplorerOptions:
     """With `shuffle`: the chance that a new state tries first the simple action that led to it (a sweep in
     one direction, as a fixed order makes, where a per-state shuffle would zigzag). In a game with clicks
     `balance_kinds` reorders the kinds afterwards, so this acts where no click is available."""
+    stall_wait: int = 0
+    """When positive: a state where every action tried so far left the frame as it was (a sink: no way out
+    seen, nothing killed) is waited in, repeating its actions, until this many of them changed nothing,
+    before the map walks elsewhere or resets the level. Games pause before a level-up (the frame holds
+    still for a number of actions, then the next level starts): a map that leaves or resets once the
+    sink's actions are tested throws the solved level away, where a random agent keeps pressing."""
+    finer_clicks: bool = False
+    """Once nothing untested is reachable (and a RESET would not help), give the current state more clicks:
+    game cells not clicked there yet, one per segment in turn (the background's regions too), up to
+    `max_click_targets` at a time. Each object once, then finer: where the part of an object clicked
+    matters (two cells of one block clicked in turn), one cell per object never finds it."""
     balance_kinds: bool = False
     """Order a new state's candidates by how often each was tried so far in the level, in any state: action
     kinds least tried first (ties in seeded random order), clicks by how often their cell was clicked. Where
@@ -89,6 +100,8 @@ class ExplorationMap:
         """Tries per action kind in the current level (see `balance_kinds`)."""
         self.level_label_tries: Counter[str] = Counter()
         """Tries per action label (a click's label names its cell) in the current level."""
+        self.idle_tries: Counter[StateKey] = Counter()
+        """Actions per state of the current level that left its frame unchanged (see `stall_wait`)."""
         self._available: tuple[int, ...] = ()
         self.key: StateKey = ""
         self.new_states = 0
@@ -140,7 +153,7 @@ class ExplorationMap:
     def reset_helps(self) -> bool:
         """Whether nothing untested is reachable from here but the level's start still has some (a RESET
         is then the only way to new states, e.g. after an irreversible move)."""
-        return self.options.reset_when_stuck and self._start_has_frontier(self.key)
+        return self.options.reset_when_stuck and self._wait(self.key) is None and self._start_has_frontier(self.key)
 
     def frontier(self) -> list[Action]:
         """The nearest untested action: [it] when the current state has one, else the known path to the
@@ -151,7 +164,10 @@ class ExplorationMap:
             return [here]
         path = graph.path_to_frontier(self.key, self._useful)
         if not path:
-            return []
+            wait = self._wait(self.key)
+            if wait is None and not self.reset_helps() and self._refine_all():
+                return self.frontier()
+            return [] if wait is None else [wait]
         last = graph.untested(path[-1][1], self._useful)
         return [a for a, _ in path] + last[:1]
 
@@ -163,7 +179,7 @@ class ExplorationMap:
         if self._pending is not None and known and obs.levels_completed > self.level:
             self.memory.exit = (self._pending.grid, self._pending.action)
         self.level = obs.levels_completed
-        self.level_kind_tries, self.level_label_tries = Counter(), Counter()
+        self.level_kind_tries, self.level_label_tries, self.idle_tries = Counter(), Counter(), Counter()
         if self.level not in self.levels:
             # No HUD mask carried over: a new level may place (or scale) its status bar differently.
             self.levels[self.level] = LevelMemory(
@@ -228,6 +244,8 @@ class ExplorationMap:
         mem = self.memory
         mem.steps.append(Step(pending.grid, pending.action, grid.copy()))
         mem.graph.record(pending.key, pending.action, key)
+        if key == pending.key:
+            self.idle_tries[key] += 1
         self._count_kind(pending.action, changed=key != pending.key)
         self._count_colour(pending, changed=key != pending.key)
         checks = self.options.hud_checks
@@ -321,7 +339,7 @@ class ExplorationMap:
     def _choose(self, key: StateKey) -> Action | None:
         """Known exit, else planned path, else untested here, else BFS to the frontier, else random."""
         graph = self.memory.graph
-        for chooser in (self._to_exit, self._follow_plan, self._untested_here, self._to_frontier):
+        for chooser in (self._to_exit, self._follow_plan, self._untested_here, self._to_frontier, self._wait):
             action = chooser(key)
             if action is not None:
                 return action
@@ -333,6 +351,8 @@ class ExplorationMap:
             action = self._untested_here(key) or self._to_frontier(key)
             if action is not None:
                 return action
+        if self._refine_all() and (action := self._untested_here(key) or self._to_frontier(key)) is not None:
+            return action
         return self._random_action(key)
 
     def _start_has_frontier(self, key: StateKey) -> bool:
@@ -360,6 +380,66 @@ class ExplorationMap:
             return None
         self._plan = [(path[i - 1][1], path[i][0]) for i in range(1, len(path))]
         return path[0][0]
+
+    def _wait(self, key: StateKey) -> Action | None:
+        """In a sink (every tested action of `key` left it unchanged, none killed), the next action to repeat
+        while fewer than `stall_wait` changed nothing here; None elsewhere or once the wait is used up."""
+        graph, limit = self.memory.graph, self.options.stall_wait
+        if limit <= 0 or self.idle_tries[key] >= limit or key not in graph:
+            return None
+        edges = graph.edges.get(key, {})
+        if not edges or any(nxt != key for nxt in edges.values()) or any(k == key for k, _ in graph.deaths):
+            return None
+        tried = list(edges)
+        return tried[self.idle_tries[key] % len(tried)]
+
+    def _refine_all(self) -> bool:
+        """Refine every state of the level (see `_refine`); True when any got new clicks."""
+        return any([self._refine(key) for key in list(self.memory.graph.candidates)])
+
+    def _refine(self, key: StateKey) -> bool:
+        """With `finer_clicks`, add clicks on cells of this state not clicked here yet (see the option); True
+        when some were added. Cells are game cells at the level's detected scale, then halves of them once
+        each has been clicked (a scale read from a sparse frame can span several game cells), down to pixels."""
+        mem = self.memory
+        grid = mem.state_grids.get(key)
+        if not self.options.finer_clicks or CLICK not in self._available or grid is None:
+            return False
+        known = mem.graph.candidates.get(key, ())
+        clicked = [(a.x, a.y) for a in known if a.id == CLICK and a.x is not None and a.y is not None]
+        labels = segment(grid).labels
+        pitch, x0, y0 = max(1, mem.scale.scale), mem.scale.x_offset, mem.scale.y_offset
+        groups = self._unclicked(grid, labels, mem.mask, pitch, x0, y0, clicked)
+        while not groups and pitch > 1:
+            pitch //= 2
+            groups = self._unclicked(grid, labels, mem.mask, pitch, x0, y0, clicked)
+        queues = [self._rng.sample(cells, len(cells)) for cells in groups.values()]
+        self._rng.shuffle(queues)
+        added: list[Action] = []
+        while queues and len(added) < self.options.max_click_targets:
+            queue = queues.pop(0)
+            x, y = queue.pop()
+            added.append(Action(CLICK, x=x, y=y))
+            if queue:
+                queues.append(queue)
+        mem.graph.add_candidates(key, tuple(added))
+        return bool(added)
+
+    @staticmethod
+    def _unclicked(grid: Grid, labels: np.ndarray, mask: np.ndarray, pitch: int, x0: int, y0: int,
+                   clicked: list[tuple[int, int]]) -> dict[int, list[tuple[int, int]]]:
+        """Centres of the `pitch`-sized cells (from x0, y0) with no click yet and an unmasked centre, by the
+        segment label there."""
+        rows, cols = grid.shape
+        done = {((x - x0) // pitch, (y - y0) // pitch) for x, y in clicked}
+        groups: dict[int, list[tuple[int, int]]] = {}
+        half = pitch // 2
+        for cy in range((rows - y0) // pitch):
+            for cx in range((cols - x0) // pitch):
+                x, y = x0 + cx * pitch + half, y0 + cy * pitch + half
+                if (cx, cy) not in done and not mask[y, x]:
+                    groups.setdefault(int(labels[y, x]), []).append((x, y))
+        return groups
 
     def _to_exit(self, key: StateKey) -> Action | None:
         """When this level was solved before, walk back to the solving edge and take it."""

@@ -279,6 +279,106 @@ class TrapLine:
         return self.observe(action)
 
 
+@dataclass
+class Pause:
+    """ACTION1 at the start solves the level, but the game then holds its frame still for `hold` actions
+    before it reports the win (as games do to show a cleared level). ACTION2 at the start leads to a side
+    room whose ACTION1 returns. The hold restarts on each entry.
+
+    An explorer that leaves or resets a state once each of its actions has changed nothing throws the
+    solved level away.
+    """
+
+    hold: int = 6
+    place: str = "start"
+    left: int = 0
+    actions: int = 0
+    state: str = "NOT_FINISHED"
+    info: GameInfo = field(default_factory=lambda: GameInfo("pause-test", "pause", (1, 2)))
+
+    def render(self) -> Grid:
+        """The current 64x64 frame: a block at the left (start), middle (side room) or right (held)."""
+        grid = np.zeros((64, 64), dtype=np.int8)
+        column = {"start": 4, "side": 28, "held": 52}[self.place]
+        grid[28:36, column : column + 8] = PLAYER
+        return grid
+
+    def observe(self, action: Action | None) -> Observation:
+        """Observation of the current state."""
+        grid = self.render()
+        return Observation(grid, (grid,), self.state, int(self.state == "WIN"), 1, (1, 2), self.actions, action)
+
+    def reset(self) -> Observation:
+        """Back to the start."""
+        self.place, self.state = "start", "NOT_FINISHED"
+        return self.observe(Action(RESET))
+
+    def step(self, action: Action) -> Observation:
+        """Apply one action."""
+        self.actions += 1
+        if action.id == RESET:
+            return self.reset()
+        if self.place == "held":
+            self.left -= 1
+            if self.left <= 0:
+                self.state = "WIN"
+        elif self.place == "start":
+            self.place, self.left = ("held", self.hold) if action.id == 1 else ("side", 0)
+        elif action.id == 1:
+            self.place = "start"
+        return self.observe(action)
+
+
+@dataclass
+class PairClick:
+    """Click one cell of a 2x2 block of marks, then a cell next to it: that pair wins. A lamp in the corner
+    shows that a cell is selected (not which one); any other second click clears the selection.
+
+    The block is one segment, so an explorer that clicks each object at one cell never clicks a pair.
+    """
+
+    selected: tuple[int, int] | None = None
+    actions: int = 0
+    state: str = "NOT_FINISHED"
+    info: GameInfo = field(default_factory=lambda: GameInfo("pair-test", "pair", (CLICK,)))
+
+    def render(self) -> Grid:
+        """The current 64x64 frame: 16x16 cells of 4 pixels, the block at cells (6..7, 6..7)."""
+        cells = np.zeros((16, 16), dtype=np.int8)
+        cells[6:8, 6:8] = 2
+        grid = np.repeat(np.repeat(cells, 4, axis=0), 4, axis=1)
+        if self.selected is not None:
+            grid[62, 1] = 11
+        return grid
+
+    def observe(self, action: Action | None) -> Observation:
+        """Observation of the current state."""
+        grid = self.render()
+        return Observation(grid, (grid,), self.state, int(self.state == "WIN"), 1, (CLICK,), self.actions, action)
+
+    def reset(self) -> Observation:
+        """Nothing selected."""
+        self.selected, self.state = None, "NOT_FINISHED"
+        return self.observe(Action(RESET))
+
+    def step(self, action: Action) -> Observation:
+        """Apply one click."""
+        self.actions += 1
+        if action.id == RESET:
+            return self.reset()
+        if action.x is None or action.y is None:
+            return self.observe(action)
+        cell = (action.x // 4, action.y // 4)
+        mark = 6 <= cell[0] <= 7 and 6 <= cell[1] <= 7
+        if self.selected is None:
+            self.selected = cell if mark else None
+        else:
+            if mark and abs(cell[0] - self.selected[0]) + abs(cell[1] - self.selected[1]) == 1:
+                self.state = "WIN"
+            self.selected = None
+        return self.observe(action)
+
+
 @dataclass(frozen=True, slots=True)
 class Played:
     """One agent decision: the observation it saw and the action it chose."""
@@ -288,7 +388,7 @@ class Played:
 
 
 def play(
-    env: MazeWorld | LampPuzzle | TrapLine | Comet, agent: object, budget: int
+    env: MazeWorld | LampPuzzle | TrapLine | Comet | Pause | PairClick, agent: object, budget: int
 ) -> tuple[list[Played], Observation]:
     """Drive `agent` like the real runner: RESET after GAME_OVER without asking the agent; stop at WIN."""
     agent.begin(env.info, budget)  # type: ignore[attr-defined]

@@ -17,6 +17,8 @@ from tests.agents.gridworlds import (
     Comet,
     LampPuzzle,
     MazeWorld,
+    PairClick,
+    Pause,
     Played,
     TrapLine,
     play,
@@ -351,3 +353,34 @@ def test_balanced_kinds_put_a_kind_that_never_changes_anything_last() -> None:
     # each arrow is tried until it has failed IDLE_KIND_AFTER times, then only clicks are left to try first
     assert all(arrows.count(aid) <= IDLE_KIND_AFTER for aid in (1, 2, 3, 4)), arrows
     assert len(history) - len(arrows) >= 60 - 4 * IDLE_KIND_AFTER
+
+
+@pytest.mark.parametrize("wait", [0, 8])
+def test_waits_in_a_still_frame_before_leaving_or_resetting(wait: int) -> None:
+    """The level is solved by the first action and the game holds its frame for six actions: a map that
+    waits plays them out; one that does not resets once both actions have changed nothing."""
+    history, last = play(Pause(hold=6), ExplorerAgent(0, stall_wait=wait), 200)
+    actions = [p.action.id for p in history]
+    assert last.state == "WIN"
+    if wait:
+        assert RESET not in actions and len(actions) == 7, actions
+    else:
+        assert RESET in actions and len(actions) > 7, actions
+
+
+def test_a_wait_is_limited_and_then_the_map_moves_on() -> None:
+    """A hold longer than the wait: the map spends `stall_wait` unchanged frames there (its two untested
+    actions among them), then resets to explore."""
+    history, _ = play(Pause(hold=1000), ExplorerAgent(0, stall_wait=5), 30)
+    actions = [p.action.id for p in history]
+    assert actions[0] == 1 and RESET not in actions[:6] and actions[6] == RESET, actions
+
+
+@pytest.mark.parametrize("finer", [False, True])
+def test_finer_clicks_find_a_pair_of_cells_within_one_object(finer: bool) -> None:
+    history, last = play(PairClick(), ExplorerAgent(0, finer_clicks=finer), 300)
+    if finer:
+        assert last.state == "WIN", [p.action.label() for p in history]
+    else:  # one cell per object: the block is clicked at the same cell twice, never at a pair
+        assert last.state != "WIN"
+        assert len({p.action.label() for p in history}) <= 4
