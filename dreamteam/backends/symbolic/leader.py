@@ -30,9 +30,11 @@ its plan stops at the first wrong prediction anyway, and a model that keeps miss
 learn yet (a counter it does not see) would otherwise spend on probes the few actions the level allows;
 under a flagged loop the leader switches to the next tactic or a probe. Below `goal_trust` the world model
 does not fit the game yet and the leader explores systematically, as a graph explorer does: it walks the
-exploration map to the nearest untested action (the team's floor on mechanics its rules do not describe).
+exploration map to the nearest untested action (the team's floor on mechanics its rules do not describe),
+or resets the level at once when nothing untested is reachable but the level's start has some.
 Otherwise below the gate it runs the first probe (DISCOVER for an untested action, VALIDATE otherwise), or
-validates the first step of the best tactic when there is no probe.
+validates the first step of the best tactic when there is no probe; with no probe and no tactic it walks the
+map after all (a flagged loop had skipped the walk).
 """
 
 from __future__ import annotations
@@ -166,6 +168,11 @@ class LeaderAnswerer:
                                 f"prediction accuracy {accuracy:.2f} < {self.goal_trust}: the world model does not "
                                 f"fit yet, so explore systematically: walk {len(walk) - 1} known steps to the "
                                 "nearest untested action")
+            exploration = ctx.get("exploration")
+            if isinstance(exploration, Mapping) and exploration.get("reset_helps") is True:
+                return decision("DISCOVER", [{"action": "RESET"}], "map-frontier", 1.0 - accuracy,
+                                f"prediction accuracy {accuracy:.2f} < {self.goal_trust}: the world model does not "
+                                "fit yet and nothing untested is reachable: reset the level")
         if probes:
             best = probes[0]
             goal = "DISCOVER" if _discovers(best) else "VALIDATE"
@@ -178,6 +185,11 @@ class LeaderAnswerer:
             return decision("VALIDATE", best["actions"][:1], str(best.get("name", "tactic")), accuracy,
                             f"no probe and accuracy {accuracy:.2f}: test the first step of the best tactic"
                             + ("; a loop was flagged, so not the top tactic" if looping else ""))
+        walk = self._frontier(ctx, fatal, budget)
+        if walk is not None:  # a flagged loop skipped the walk above; with nothing else usable it is still the best
+            return decision("DISCOVER", walk, "map-frontier", 1.0 - accuracy,
+                            f"no tactic or probe is usable: walk {len(walk) - 1} known steps to the nearest "
+                            "untested action")
         return decision("DISCOVER", [], "leader", 0.0, "nothing usable was proposed")
 
     @staticmethod

@@ -271,3 +271,24 @@ def test_run_cells_list_every_run_in_reading_order(seed: int) -> None:
     fast = [(label, ys.tolist(), xs.tolist()) for label, ys, xs in run_cells(labels, count)]
     slow = [(label, *(v.tolist() for v in np.nonzero(labels == label))) for label in range(count)]
     assert fast == [item for item in slow if item[1]]
+
+
+def test_with_nothing_else_usable_the_leader_walks_the_map_even_under_a_loop() -> None:
+    """A flagged loop leaves the walk to the probes; with no probe and no tactic, the walk is still taken
+    rather than nothing (the harness would send random simple actions)."""
+    fresh = {**WALK, "steps_since_new_state": 0}
+    looping = {"flags": ["grinding loop: ..."], "feedback": {}}
+    reply = decide(prediction_accuracy=0.3, exploration=fresh, critique=looping, tactics=[], probes=[])
+    assert reply["source"] == "map-frontier" and reply["plan"] == WALK["actions"]
+    assert decide(prediction_accuracy=0.3, exploration=fresh, critique=looping, tactics=[], probes=[],
+                  fatal_actions=["ACTION1"])["plan"] == []
+
+
+def test_while_the_model_does_not_fit_the_leader_resets_as_soon_as_nothing_untested_is_reachable() -> None:
+    stuck = {"actions": [], "steps_since_new_state": 2, "reset_helps": True}
+    reply = decide(prediction_accuracy=0.3, exploration=stuck, tactics=[], probes=[])
+    assert reply["source"] == "map-frontier" and reply["plan"] == [{"action": "RESET"}]
+    # a model that fits keeps its tactics until the map has seen nothing new for a while
+    assert decide(prediction_accuracy=0.9, exploration=stuck)["source"] == "level_up"
+    assert decide(prediction_accuracy=0.3, exploration={**stuck, "reset_helps": False},
+                  tactics=[], probes=[])["plan"] == []
