@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Literal
 
+from dreamteam.sandbox.incremental import check_compiles
 from dreamteam.sandbox.limits import Limits, timeout_reason
-from dreamteam.sandbox.policy import compile_artifact
 from dreamteam.sandbox.process import Reply, WorkerProcess
 from dreamteam.sandbox.replay_plan import SURFACE_FILES, VerdictCache, merge_replies, plan_replay
 from dreamteam.sandbox.report import ReplayReport
@@ -149,7 +149,7 @@ class Sandbox:
             scope_errors = check_scope(source, owned, helper_prefixes, surface=surface)
             if scope_errors:
                 return LoadResult("rejected", tuple(e.message for e in scope_errors), seconds=_since(start))
-        compiled = compile_artifact(source, filename)
+        compiled = check_compiles(source, filename)
         if not compiled.ok:
             return LoadResult("rejected", compiled.errors, compiled.warnings, seconds=_since(start))
         payload = {"op": "load", "name": name, "source": source, "filename": filename}
