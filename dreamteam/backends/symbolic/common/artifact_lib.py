@@ -113,7 +113,7 @@ def lib_paint_cells(rows: Any, grid: Any, geometry: Any) -> None:
     for cy in range(len(grid)):
         # one slice or one range a row: a nested loop per value is thousands of guarded calls on a 64x64 frame
         cells = grid[cy]
-        line = list(cells[:room]) if scale == 1 else [cells[x // scale] for x in range(min(room, len(cells) * scale))]
+        line = list(cells[:room]) if scale == 1 else [value for value in cells for times in range(scale)][: max(0, room)]
         top = geometry[2] + cy * scale
         for y in range(top, min(top + scale, len(rows))):
             rows[y][geometry[1] : geometry[1] + len(line)] = line
@@ -161,20 +161,35 @@ def lib_leftover(rows: Any, grid: Any, geometry: Any, background: int) -> list[A
     right = min(width, left + max(0, size[0]) * scale)
     top = geometry[2]
     bottom = top + max(0, size[1]) * scale
-    margins = list(range(0, left)) + list(range(right, width))
-    counts = [0] * 16
-    outside = []
+    # the margin as strips of pixels ([x of the first, y, values]): whole rows above and below the cells, the
+    # sides beside them; counted and compared a strip at a time (in the sandbox a call per pixel adds up)
+    strips: list[list[Any]] = []
     for y in range(height):
         row = rows[y]
-        for x in range(width) if y < top or y >= bottom else margins:
-            colour = row[x]
-            outside.append([x, y, colour])
-            counts[colour] = counts[colour] + 1
+        if y < top or y >= bottom:
+            strips.append([0, y, row[0:width]])
+        else:
+            strips.append([0, y, row[0:left]])
+            strips.append([right, y, row[right:width]])
+    counts = [0] * 16
+    for strip in strips:
+        values = strip[2]
+        for colour in set(values):
+            counts[colour] = counts[colour] + values.count(colour)
     fill = background
     for colour in range(16):
         if counts[colour] > counts[fill]:
             fill = colour
-    return [fill, [cell for cell in outside if cell[2] != fill]]
+    residual: list[list[int]] = []
+    keep = residual.append
+    for strip in strips:
+        x = strip[0]
+        y = strip[1]
+        for value in strip[2]:
+            if value != fill:
+                keep([x, y, value])
+            x = x + 1
+    return [fill, residual]
 
 
 def lib_components(grid: Any, background: int) -> list[dict[str, Any]]:
