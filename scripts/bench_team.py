@@ -4,7 +4,8 @@
 Usage: .venv/bin/python scripts/bench_team.py [--budget 150] [--games maze,push] [--repeat 1]
            [--env-dir DIR [--sample one-per-family]] [--out bench-results/team.json]
 Overhead per step = time in the team's act() (graph, role models, sandbox, workspace commit) per action;
-the game's own env.step time is excluded. "slow" counts the steps that asked the roles (not the fast path);
+the game's own env.step time is excluded. "cpu p95" is the CPU time of a step (this process plus its sandbox
+workers, read from /proc on Linux): on a shared machine it drifts much less than the wall time. "slow" counts the steps that asked the roles (not the fast path);
 "graph ms" is the mean time per step outside the nodes (LangGraph and its checkpointer). Levels are reported too. Compare agents on the whole benchmark with
 `dreamteam bench --agent team|explorer|random` (see docs/benchmarks.md).
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -37,19 +39,39 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
+def _workers_cpu_s(agent: TeamAgent) -> dict[int, float]:
+    """CPU seconds (user + system) each sandbox worker of the agent has used so far (Linux /proc; {} elsewhere)."""
+    sandbox = agent.logic.world.sandbox if agent.logic is not None else None
+    out = {}
+    for worker in list(getattr(sandbox, "_pool", [])):
+        try:
+            fields = Path(f"/proc/{worker.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        out[worker.pid] = (int(fields[11]) + int(fields[12])) / _TICKS
+    return out
+
+
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
 def bench_game(arena: Arena, game_id: str, budget: int) -> dict[str, Any]:
     """Play one game with the symbolic team and return per-step and per-node timings (ms)."""
     agent = TeamAgent(seed=0)
     session = arena.open(game_id, arena.new_scorecard())
     per_step: list[float] = []
+    cpu_step: list[float] = []
     original = agent.act
 
     def timed_act(obs: Any) -> Any:
-        start = time.perf_counter()
+        workers = _workers_cpu_s(agent)
+        start, cpu = time.perf_counter(), time.process_time()
         try:
             return original(obs)
         finally:
             per_step.append((time.perf_counter() - start) * 1000)
+            spent = time.process_time() - cpu + sum(s - workers.get(pid, 0.0) for pid, s in _workers_cpu_s(agent).items())
+            cpu_step.append(spent * 1000)
 
     agent.act = timed_act  # type: ignore[method-assign]
     result = play(session, agent, budget)
@@ -59,6 +81,8 @@ def bench_game(arena: Arena, game_id: str, budget: int) -> dict[str, Any]:
     return {"actions": result.actions, "levels_completed": result.levels_completed,
             "levels_total": result.levels_total, "step_median_ms": statistics.median(per_step or [0.0]),
             "step_p95_ms": _pct(per_step, 0.95), "steps_ms": [round(x, 2) for x in per_step],
+            "cpu_median_ms": statistics.median(cpu_step or [0.0]), "cpu_p95_ms": _pct(cpu_step, 0.95),
+            "cpu_steps_ms": [round(x, 2) for x in cpu_step],
             "graph_overhead_ms": (sum(per_step) - node_total) / max(1, len(per_step)),
             "slow_path_steps": len(agent.node_timings.get("leader", [])), "env_step_median_ms": statistics.median(session.timing.per_step_ms or [0.0]),
             "nodes": nodes}
@@ -106,18 +130,23 @@ def main() -> int:
         rows[g] = {**row, "step_median_ms": statistics.median(medians), "run_medians_ms": medians}
     all_steps = [r["step_median_ms"] for r in rows.values()]
     pooled = [x for r in rows.values() for x in r.pop("steps_ms")]
+    pooled_cpu = [x for r in rows.values() for x in r.pop("cpu_steps_ms")]
     out = {"budget": args.budget, "repeat": args.repeat, "reference_ms": reference, "games": rows,
            "median_of_game_medians_ms": statistics.median(all_steps),
-           "pooled_median_ms": statistics.median(pooled), "pooled_p95_ms": _pct(pooled, 0.95)}
-    print(f"{'game':10} {'levels':>7} {'median ms':>10} {'p95 ms':>8} {'slow':>5} {'graph ms':>8}  slowest nodes (median ms)")
+           "pooled_median_ms": statistics.median(pooled), "pooled_p95_ms": _pct(pooled, 0.95),
+           "pooled_cpu_median_ms": statistics.median(pooled_cpu or [0.0]), "pooled_cpu_p95_ms": _pct(pooled_cpu, 0.95)}
+    print(f"{'game':10} {'levels':>7} {'median ms':>10} {'p95 ms':>8} {'cpu p95':>8} {'slow':>5} {'graph ms':>8}  "
+          "slowest nodes (median ms)")
     for g, r in rows.items():
         slow = sorted(r["nodes"].items(), key=lambda kv: -kv[1]["median_ms"])[:3]
         nodes = ", ".join(f"{n} {v['median_ms']:.1f}" for n, v in slow)
         print(f"{g:10} {r['levels_completed']:>3}/{r['levels_total']:<3} {r['step_median_ms']:10.2f} "
-              f"{r['step_p95_ms']:8.2f} {r['slow_path_steps']:5} {r['graph_overhead_ms']:8.2f}  {nodes}"
+              f"{r['step_p95_ms']:8.2f} {r['cpu_p95_ms']:8.2f} {r['slow_path_steps']:5} {r['graph_overhead_ms']:8.2f}  {nodes}"
               + (f"  (runs: {', '.join(f'{m:.1f}' for m in r['run_medians_ms'])})" if args.repeat > 1 else ""))
     print(f"median per-step overhead over games: {out['median_of_game_medians_ms']:.2f} ms; over all "
-          f"{len(pooled)} steps: median {out['pooled_median_ms']:.2f} ms, p95 {out['pooled_p95_ms']:.2f} ms")
+          f"{len(pooled)} steps: median {out['pooled_median_ms']:.2f} ms, p95 {out['pooled_p95_ms']:.2f} ms; CPU (this "
+          f"process and its sandbox workers, steadier on a shared machine) median {out['pooled_cpu_median_ms']:.2f} ms, "
+          f"p95 {out['pooled_cpu_p95_ms']:.2f} ms")
     path = Path(args.out)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(out, indent=2) + "\n")

@@ -6,6 +6,7 @@ Layering: imports RestrictedPython, numpy and the standard library only. See doc
 from __future__ import annotations
 
 from dreamteam.sandbox.decide import POLICIES, Counterexample, Decision, counterexamples, decide
+from dreamteam.sandbox.incremental import check_compiles
 from dreamteam.sandbox.limits import MEMORY_LIMIT, OUTPUT_LIMIT, RECURSION_LIMIT, Limits, timeout_reason
 from dreamteam.sandbox.policy import CompileResult, compile_artifact
 from dreamteam.sandbox.process import WorkerStartError
@@ -42,6 +43,7 @@ __all__ = [
     "TransitionRecord",
     "Verdict",
     "WorkerStartError",
+    "check_compiles",
     "check_scope",
     "classify",
     "compile_artifact",

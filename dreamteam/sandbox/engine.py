@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import marshal
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -122,19 +123,70 @@ def failed(error: str, cells: int) -> Wire:
     return [0, cells, None, error]
 
 
+class ParseMemo:
+    """The companion's parses of observed frames, kept between replays (marshalled, so each use gets its own
+    copy): every replay of a dynamics patch parses each frame of the regression window again with the same
+    observable.py, and on a 64x64 frame the parse costs as much as a prediction. Artifacts are pure by
+    contract (the old version's verdicts are cached on the same assumption)."""
+
+    def __init__(self, size: int = 512) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[int, str], bytes] = OrderedDict()
+
+    def get(self, key: tuple[int, str]) -> Any:
+        """A fresh copy of the remembered parse, or None."""
+        found = self._items.get(key)
+        if found is None:
+            return None
+        self._items.move_to_end(key)
+        return marshal.loads(found)
+
+    def put(self, key: tuple[int, str], value: Any) -> None:
+        """Remember a parse (values marshal cannot copy are not remembered)."""
+        try:
+            self._items[key] = marshal.dumps(value)
+        except ValueError:
+            return
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+
+PARSES = ParseMemo()
+"""The worker's remembered parses (one worker process, one memo)."""
+
+
 class Replay:
     """The state of one replay call inside the worker."""
 
-    def __init__(self, runner: Runner, request: dict[str, Any]) -> None:
+    def __init__(self, runner: Runner, request: dict[str, Any], parses: ParseMemo | None = None) -> None:
         self.runner = runner
         self.surface: str = request["surface"]
+        self.texts: list[str] = [text for _, text in request["grids"]]
         self.grids = [Grid.from_hex(text, width) for width, text in request["grids"]]
+        self.parses = parses
         self._rows: dict[int, list[list[int]]] = {}
         self.sides = [load_side(runner, request.get(key), self.surface) for key in ("old", "new")]
         self.companion: Side | None = None
+        self.companion_key = 0
         if self.surface == "dynamics":
             self.companion = load_side(runner, request["companion"], "observation")
+            self.companion_key = hash((request["companion"]["source"], request["companion"]["filename"]))
         self.aborted = ""
+
+    def parse(self, index: int) -> tuple[Outcome, bool]:
+        """The companion's parse of observed grid `index` (remembered between replays) and whether the value is
+        a copy of its own (so a side may change it)."""
+        companion = self.companion
+        assert companion is not None and companion.functions is not None
+        key = (self.companion_key, f"{self.grids[index].width}:{self.texts[index]}")
+        if self.parses is not None:
+            found = self.parses.get(key)
+            if found is not None:
+                return Outcome(value=found), True
+        parsed = self.timed(companion, companion.functions["parse"], self.grids[index])
+        if self.parses is not None and parsed.ok:
+            self.parses.put(key, parsed.value)
+        return parsed, False
 
     def rows(self, index: int) -> Callable[[], list[list[int]]]:
         """A getter for observed grid `index` as row lists (computed once; never handed to artifact code)."""
@@ -177,7 +229,7 @@ class Replay:
         companion = self.companion
         assert companion is not None and companion.functions is not None
         cells = self.cells(after)
-        parsed = self.timed(companion, companion.functions["parse"], self.grids[before])
+        parsed, _ = self.parse(before)
         if parsed.limit:
             self.aborted = f"observable.py companion: {parsed.limit}"
             return None
@@ -243,10 +295,11 @@ def _combine(before: Wire, after: Wire) -> Wire:
     return [int(right), before[1] + after[1], diff, errors[0] if errors else ""]
 
 
-def run_replay(runner: Runner, request: dict[str, Any]) -> dict[str, Any]:
-    """Replay every transition of `request` for both versions; the reply the worker sends back."""
+def run_replay(runner: Runner, request: dict[str, Any], parses: ParseMemo | None = PARSES) -> dict[str, Any]:
+    """Replay every transition of `request` for both versions; the reply the worker sends back (`parses`: the
+    companion's parses remembered between replays, None to parse every frame afresh)."""
     start = time.perf_counter()
-    replay = Replay(runner, request)
+    replay = Replay(runner, request, parses)
     companion = replay.companion
     if companion is not None and not companion.active:
         return {"kind": "rejected", "reason": f"observable.py companion: {companion.status}"}

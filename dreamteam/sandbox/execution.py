@@ -5,10 +5,11 @@ from __future__ import annotations
 import signal
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import FrameType, TracebackType
+from types import CodeType, FrameType, TracebackType
 from typing import Any
 
 from dreamteam.sandbox.guards import PrintSink, artifact_globals
+from dreamteam.sandbox.incremental import Compiled, compile_incremental
 from dreamteam.sandbox.limits import (
     MEMORY_LIMIT,
     OUTPUT_LIMIT,
@@ -17,7 +18,7 @@ from dreamteam.sandbox.limits import (
     Limits,
     timeout_reason,
 )
-from dreamteam.sandbox.policy import CompileResult, compile_artifact
+from dreamteam.sandbox.policy import ArtifactPolicy
 
 _COMPILE_CACHE_SIZE = 32
 _REFIRE_S = 0.05
@@ -106,14 +107,16 @@ class Runner:
         self.deadline = Deadline()
         self.artifact_files: set[str] = set()
         self.must_restart = False
-        self._compiled: dict[tuple[str, str], CompileResult] = {}
+        self._compiled: dict[tuple[str, str], Compiled] = {}
 
-    def compile(self, source: str, filename: str) -> CompileResult:
-        """Compile (memoized: replays compile the same old version and companion again and again)."""
+    def compile(self, source: str, filename: str) -> Compiled:
+        """Compile under the policy, one top-level statement at a time (`incremental.py`: a new version shares
+        most statements with the last one), memoized: replays compile the same old version and companion
+        again and again."""
         key = (filename, source)
         compiled = self._compiled.get(key)
         if compiled is None:
-            compiled = compile_artifact(source, filename)
+            compiled = compile_incremental(source, filename, ArtifactPolicy)
             if len(self._compiled) >= _COMPILE_CACHE_SIZE:
                 self._compiled.pop(next(iter(self._compiled)))
             self._compiled[key] = compiled
@@ -152,12 +155,18 @@ class Runner:
 
     def load(self, name: str, source: str, filename: str) -> LoadedModule:
         """Compile and execute an artifact's top level in fresh restricted globals."""
-        compiled = self.compile(source, filename)
-        if not compiled.ok or compiled.code is None:
+        compiled, codes = self.compile(source, filename)
+        if not compiled.ok:
             return LoadedModule(None, errors=compiled.errors, warnings=compiled.warnings)
         namespace = artifact_globals(name, self.sink)
         self.artifact_files.add(filename)
-        outcome = self.run(exec, compiled.code, namespace)
+        outcome = self.run(_exec_all, codes, namespace)
         if not outcome.ok:
             return LoadedModule(None, warnings=compiled.warnings, outcome=outcome)
         return LoadedModule(namespace, warnings=compiled.warnings, outcome=outcome)
+
+
+def _exec_all(codes: tuple[CodeType, ...], namespace: dict[str, Any]) -> None:
+    """Run an artifact's top-level statements in order, as the whole module would run."""
+    for code in codes:
+        exec(code, namespace)  # noqa: S102 - code compiled under the sandbox policy, run under its guards

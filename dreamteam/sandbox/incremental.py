@@ -34,7 +34,7 @@ class _Statement:
 
 
 _NAMES: OrderedDict[str, _Statement] = OrderedDict()
-_CODE: OrderedDict[tuple[str, bool, frozenset[str]], CompileResult] = OrderedDict()
+_CODE: OrderedDict[tuple[str, bool, frozenset[str], type[ArtifactPolicy]], CompileResult] = OrderedDict()
 
 
 def _remember(table: OrderedDict, key: object, value: object) -> None:  # type: ignore[type-arg]
@@ -60,7 +60,7 @@ def _shift(code: types.CodeType, lines: int) -> types.CodeType:
 
 def _compile_one(text: str, future: bool, bound: frozenset[str], filename: str,
                  policy: type[ArtifactPolicy]) -> CompileResult:
-    key = (text, future, bound)
+    key = (text, future, bound, policy)  # the in-process and the worker's policies rewrite differently
     found = _CODE.get(key)
     if found is None:
         preset = type("PresetPolicy", (policy,), {"preset": bound})
@@ -121,3 +121,10 @@ def compile_incremental(source: str, filename: str, policy: type[ArtifactPolicy]
 def _whole(source: str, filename: str, policy: type[ArtifactPolicy]) -> Compiled:
     result = compile_artifact(source, filename, policy)
     return result, (result.code,) if result.code is not None else ()
+
+
+def check_compiles(source: str, filename: str, policy: type[ArtifactPolicy] = ArtifactPolicy) -> CompileResult:
+    """Whether `source` compiles under the policy, with `compile_artifact`'s errors and warnings but no code:
+    what a caller that only checks a patch needs (the worker compiles what it runs), at the cost of the
+    statements it has not seen before."""
+    return compile_incremental(source, filename, policy)[0]

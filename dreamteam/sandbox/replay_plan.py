@@ -25,7 +25,9 @@ class VerdictCache:
     """Verdicts of old artifact versions, per (surface, old source, companion source), per transition.
 
     The old version of a patch is the accepted one, replayed again at every step: caching its verdicts
-    halves the work of a replay. Artifacts are assumed pure (the contract: same inputs, same outputs).
+    halves the work of a replay. The verdicts a version got as the new side of its own replay are kept
+    too: once accepted it is the old side of the next replay, over mostly the same transitions. Artifacts
+    are assumed pure (the contract: same inputs, same outputs).
     """
 
     def __init__(self, max_versions: int = 4, max_transitions: int = 20_000) -> None:
@@ -168,20 +170,24 @@ def _merge_status(replies: Sequence[Mapping[str, Any]], field: str) -> str:
 
 def merge_replies(
     plan: ReplayPlan, replies: Sequence[Mapping[str, Any]], seconds: float
-) -> tuple[ReplayReport, list[tuple[int, Wire]]]:
-    """The report for a plan whose requests all came back with kind "ok", and the old version's freshly
-    computed verdicts as (transition key, verdict) pairs for the cache."""
+) -> tuple[ReplayReport, list[tuple[int, Wire]], list[tuple[int, Wire]]]:
+    """The report for a plan whose requests all came back with kind "ok", the old version's freshly computed
+    verdicts as (transition key, verdict) pairs for the cache, and the new version's verdicts that can serve
+    as its verdicts when it is the old version of a later replay (those without an error text, which names the
+    file a version was loaded as)."""
     wires = [record for reply in replies for record in reply["records"]]
-    records, fresh = [], []
+    records, fresh, fresh_new = [], [], []
     for i, (_step, old, new) in enumerate(wires):
         if old is None:
             old = plan.cached_old[i]
         else:
             fresh.append((plan.keys[i], old))
+        if not new[3]:
+            fresh_new.append((plan.keys[i], new))
         records.append(TransitionRecord(i, plan.steps[i], Verdict.from_wire(old), Verdict.from_wire(new), plan.labels[i]))
     worker_seconds = max((float(r.get("worker_seconds", 0.0)) for r in replies), default=0.0)
     report = ReplayReport(
         plan.surface, tuple(records), _merge_status(replies, "old_status"), _merge_status(replies, "new_status"),
         None, seconds, worker_seconds,
     )
-    return report, fresh
+    return report, fresh, fresh_new

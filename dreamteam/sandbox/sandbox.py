@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Literal
 
+from dreamteam.sandbox.incremental import check_compiles
 from dreamteam.sandbox.limits import Limits, timeout_reason
-from dreamteam.sandbox.policy import compile_artifact
 from dreamteam.sandbox.process import Reply, WorkerProcess
 from dreamteam.sandbox.replay_plan import SURFACE_FILES, VerdictCache, merge_replies, plan_replay
 from dreamteam.sandbox.report import ReplayReport
@@ -149,7 +149,7 @@ class Sandbox:
             scope_errors = check_scope(source, owned, helper_prefixes, surface=surface)
             if scope_errors:
                 return LoadResult("rejected", tuple(e.message for e in scope_errors), seconds=_since(start))
-        compiled = compile_artifact(source, filename)
+        compiled = check_compiles(source, filename)
         if not compiled.ok:
             return LoadResult("rejected", compiled.errors, compiled.warnings, seconds=_since(start))
         payload = {"op": "load", "name": name, "source": source, "filename": filename}
@@ -277,10 +277,18 @@ class Sandbox:
                         if r.lost or r.data.get("kind") != "ok"), None)
         if failure is not None:
             return ReplayReport(surface, (), "unknown", "unknown", failure, seconds)
-        report, fresh = merge_replies(plan, [r.data for r in replies], seconds)
+        report, fresh, fresh_new = merge_replies(plan, [r.data for r in replies], seconds)
         if table is not None and report.old_status == "ok":
             for key, wire in fresh:
                 self._verdicts.store(table, key, wire)
+        if self.cache_old_verdicts and report.new_status == "ok":
+            # the new version is the old one of the next replay if it is accepted (its verdicts under the same
+            # companion are the same wherever it is loaded); a table of a rejected one just ages out
+            future = self._verdicts.version((surface, new_source, companion))
+            for key, wire in fresh_new:
+                self._verdicts.store(future, key, wire)
+            if table is not None:
+                self._verdicts.version((surface, old_source or "", companion))  # the current version stays newest
         return report
 
     def _scatter(self, workers: list[WorkerProcess], requests: Sequence[str]) -> list[Reply]:

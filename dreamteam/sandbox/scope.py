@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
@@ -49,6 +50,17 @@ def check_scope(
     imports may bind only the module or member name itself (no aliases outside the owned names);
     `global` declarations inside functions follow the same ownership rule.
     """
+    return list(_checked(source, frozenset(owned), tuple(helper_prefixes), surface))
+
+
+@functools.lru_cache(maxsize=16)
+def _checked(source: str, owned: frozenset[str], helper_prefixes: tuple[str, ...], surface: str,
+             ) -> tuple[ScopeError, ...]:
+    """`check_scope`, remembered for the last sources (the harness checks a patch, then loads it)."""
+    return tuple(_check(source, owned, helper_prefixes, surface))
+
+
+def _check(source: str, owned: frozenset[str], helper_prefixes: tuple[str, ...], surface: str) -> list[ScopeError]:
     try:
         tree = ast.parse(source)
     except SyntaxError as exc:

@@ -17,8 +17,8 @@ from dreamteam.sandbox import (
     CallResult,
     PendingBatch,
     Sandbox,
+    check_compiles,
     check_scope,
-    compile_artifact,
     decide,
     predict_request,
     roundtrip_request,
@@ -226,7 +226,7 @@ class SandboxLifecycle:
         scope = check_scope(new_source, owned, prefixes, surface=surface_name)
         if scope:
             return PatchResult(surface_name, False, "scope: " + "; ".join(e.message for e in scope[:3]))
-        compiled = compile_artifact(new_source, surface_spec(surface_name).path)
+        compiled = check_compiles(new_source, surface_spec(surface_name).path)
         if not compiled.ok:
             return PatchResult(surface_name, False, "compile: " + "; ".join(compiled.errors[:3]))
         if surface_name not in ("observation", "dynamics"):

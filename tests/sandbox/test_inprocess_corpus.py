@@ -7,6 +7,7 @@ of compiling the whole module.
 from __future__ import annotations
 
 import traceback
+import types
 
 import pytest
 
@@ -20,6 +21,7 @@ from dreamteam.sandbox.inprocess import (
     load_guarded,
 )
 from dreamteam.sandbox.inprocess_guards import GuardedPolicy
+from dreamteam.sandbox.policy import ArtifactPolicy
 from dreamteam.sandbox.worker import decode_args
 from tests.sandbox.escape_corpus import CORPUS, Hostile
 
@@ -38,6 +40,21 @@ def test_statement_by_statement_compiles_as_the_whole_module(hostile: Hostile) -
     assert bool(codes) == whole.ok
     if hostile.stage == "compile":
         assert parts.errors[0] == hostile.reason
+    mine, worker_codes = compile_incremental(hostile.source, "dynamics.py", ArtifactPolicy)  # what the worker runs
+    assert (mine.ok, mine.errors, mine.warnings) == (worker.ok, worker.errors, worker.warnings)
+    assert bool(worker_codes) == worker.ok
+
+
+def test_a_statement_compiled_under_one_policy_is_not_reused_under_the_other() -> None:
+    source = "def dyn_f(x):\n    try:\n        return 1 // x\n    except ZeroDivisionError:\n        return 0\n"
+    guarded = compile_incremental(source, "dynamics.py", GuardedPolicy)[1]
+    plain = compile_incremental(source, "dynamics.py", ArtifactPolicy)[1]
+
+    def names(code: object) -> set[str]:
+        assert isinstance(code, types.CodeType)
+        return set(code.co_names).union(*(names(c) for c in code.co_consts if isinstance(c, types.CodeType)))
+
+    assert "_check_" in names(guarded[0]) and "_check_" not in names(plain[0])
 
 
 @pytest.mark.parametrize("hostile", RUNTIME, ids=[h.id for h in RUNTIME])

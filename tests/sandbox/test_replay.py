@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import threading
@@ -136,6 +137,33 @@ def test_cache_and_parallel_workers_do_not_change_the_verdicts(maze: list[dict[s
         fancy.start(wait_for_spare=True)
         for _ in range(2):  # the second replay takes the old verdicts from the cache
             assert comparable(fancy.replay(demo.DYNAMICS, demo.DYNAMICS_NO_WALLS, maze, companions=COMPANIONS)) == expected
+
+
+def test_an_accepted_versions_own_verdicts_serve_as_its_old_verdicts_in_the_next_replay(
+        maze: list[dict[str, Any]]) -> None:
+    with Sandbox(Limits(time_s=1.0), warm_spare=False, cache_old_verdicts=False) as plain:
+        expected = comparable(plain.replay(demo.DYNAMICS_NO_WALLS, demo.DYNAMICS_STATIC, maze, companions=COMPANIONS))
+    with Sandbox(Limits(time_s=1.0), warm_spare=False) as box:
+        box.replay(demo.DYNAMICS, demo.DYNAMICS_NO_WALLS, maze, companions=COMPANIONS)
+        kept = box._verdicts.version(("dynamics", demo.DYNAMICS_NO_WALLS, COMPANIONS["observable.py"]))
+        assert len(kept) == len({(tuple(t["before"]), tuple(t["after"]), t["step"]) for t in maze})
+        assert comparable(box.replay(demo.DYNAMICS_NO_WALLS, demo.DYNAMICS_STATIC, maze,
+                                     companions=COMPANIONS)) == expected
+
+
+def test_remembered_parses_give_the_verdicts_of_fresh_ones(maze: list[dict[str, Any]]) -> None:
+    from dreamteam.sandbox.engine import ParseMemo, run_replay
+    from dreamteam.sandbox.execution import Runner
+    from dreamteam.sandbox.replay_plan import plan_replay
+
+    plan = plan_replay(demo.DYNAMICS, demo.DYNAMICS_NO_WALLS, maze, surface="dynamics", companions=COMPANIONS,
+                       workers=1)
+    request = json.loads(plan.requests[0])
+    runner, memo = Runner(Limits(time_s=1.0)), ParseMemo(size=8)
+    fresh = run_replay(runner, request, None)["records"]
+    assert run_replay(runner, request, memo)["records"] == fresh
+    assert len(memo._items) == 8  # bounded
+    assert run_replay(runner, request, memo)["records"] == fresh
 
 
 def test_a_replay_over_its_time_limit_is_aborted(maze: list[dict[str, Any]]) -> None:

@@ -76,3 +76,12 @@ def test_errors_are_sorted_by_line_and_globals_are_checked() -> None:
 def test_syntax_errors_are_reported_not_raised() -> None:
     (error,) = check_scope("def predict(:\n", DYNAMICS_OWNED)
     assert error.message.startswith("line 1: syntax error:")
+
+
+def test_a_remembered_check_gives_the_same_errors_and_a_fresh_list() -> None:
+    source = "def dyn_step(z):\n    return z\n\ndef stray(z):\n    return z\n"
+    first = check_scope(source, {"dyn_step"}, surface="dynamics")
+    assert [e.name for e in first] == ["stray"]
+    first.clear()
+    assert [e.name for e in check_scope(source, ["dyn_step"], surface="dynamics")] == ["stray"]
+    assert check_scope(source, {"dyn_step", "stray"}, surface="dynamics") == []  # the owned names are in the key

@@ -202,12 +202,20 @@ def test_the_play_flag_reaches_the_backend_config() -> None:
         team_backends(parser.parse_args(["--families-off", "covr"]))
 
 
-@pytest.mark.parametrize("make", [lambda: TintWorld(seed=9), lambda: PatrolWorld(seed=3)], ids=["tints", "patrols"])
+def _strip_bar_maze() -> World:
+    from .test_simulator import _StripBarMaze
+
+    return _StripBarMaze(seed=3, size=7, bar=False, scale=8)
+
+
+@pytest.mark.parametrize("make", [lambda: TintWorld(seed=9), lambda: PatrolWorld(seed=3), lambda: TimerWorld(),
+                                  lambda: MazeWorld(seed=4), _strip_bar_maze],
+                         ids=["tints", "patrols", "counter", "maze-bar", "hud-counter"])
 def test_rules_learned_with_remembered_per_transition_evidence_equal_those_learned_afresh(
         make: Callable[[], Any]) -> None:
     """The Simulator keeps one MotionCache across steps, and the families remember their per-transition
-    evidence in it (pushes, patrol steps, blocking): learning again over a longer window must give exactly
-    the rules a fresh cache gives."""
+    evidence in it (pushes, patrol steps, blocking, the counters' unexplained changes and which orders fit
+    them): learning again over a longer window must give exactly the rules a fresh cache gives."""
     world = make()
     raw = record(world, random_moves(9), 240)
     displays, shared = DisplayCache(), MotionCache()
@@ -216,7 +224,8 @@ def test_rules_learned_with_remembered_per_transition_evidence_equal_those_learn
         again = learn(transitions, shared, [])
         afresh = learn(transitions, MotionCache(), [])
         assert again == afresh
-    assert afresh.patrols or afresh.tints, "the world shows the family whose evidence is remembered"
+    assert afresh.patrols or afresh.tints or afresh.ticks or afresh.hud_ticks, \
+        "the world shows a family whose evidence is remembered"
 
 
 def test_evidence_gathered_with_remembered_per_transition_steps_equals_evidence_gathered_afresh() -> None:

@@ -24,13 +24,25 @@ Shift = tuple[int, int]
 
 @dataclass(frozen=True, slots=True)
 class Motion:
-    """What one colour did: static, moved by (dx, dy), vanished, appeared, or changed otherwise."""
+    """What one colour did: static, moved by (dx, dy), vanished, appeared, or changed otherwise.
+
+    `cells` (the colour's cells before, or before and after for "changed") is built from `mask` when first
+    read: only moves read it, and the cell set of a static background colour on a 64x64 frame is thousands
+    of tuples made for every colour of every transition learned from."""
 
     colour: int
     kind: str
     dx: int = 0
     dy: int = 0
-    cells: frozenset[Cell] = frozenset()
+    mask: BoolArray | None = field(default=None, repr=False, compare=False)
+    _cells: list[frozenset[Cell]] = field(default_factory=list, repr=False, compare=False)
+
+    @property
+    def cells(self) -> frozenset[Cell]:
+        """The cells of the motion (built once, on first use)."""
+        if not self._cells:
+            self._cells.append(frozenset() if self.mask is None else _cells(self.mask))
+        return self._cells[0]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -158,20 +170,20 @@ def colour_motion(before: npt.NDArray[np.int8], after: npt.NDArray[np.int8], col
     if not was.any() and not now.any():
         return None
     if np.array_equal(was, now):
-        return Motion(colour, "static", cells=_cells(was))
+        return Motion(colour, "static", mask=was)
     moving = touching(was, was & ~now)
     landed = touching(now, now & ~was)
     if not landed.any():
-        return Motion(colour, "vanished", cells=_cells(moving))
+        return Motion(colour, "vanished", mask=moving)
     if not moving.any():
-        return Motion(colour, "appeared", cells=_cells(landed))
+        return Motion(colour, "appeared", mask=landed)
     (ys0, xs0), (ys1, xs1) = np.nonzero(moving), np.nonzero(landed)
     dx, dy = int(xs1.min() - xs0.min()), int(ys1.min() - ys0.min())
     crop0 = moving[ys0.min() : ys0.max() + 1, xs0.min() : xs0.max() + 1]
     crop1 = landed[ys1.min() : ys1.max() + 1, xs1.min() : xs1.max() + 1]
     if crop0.shape == crop1.shape and np.array_equal(crop0, crop1) and (dx or dy):
-        return Motion(colour, "moved", dx, dy, _cells(moving))
-    return Motion(colour, "changed", cells=_cells(moving | landed))
+        return Motion(colour, "moved", dx, dy, moving)
+    return Motion(colour, "changed", mask=moving | landed)
 
 
 def motions(t: Transition) -> dict[int, Motion]:

@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from dreamteam.backends.symbolic.common.artifact_dyn import lib_tick
-from dreamteam.backends.symbolic.common.evidence import BoolArray, MotionCache, Transition, touching
+from dreamteam.backends.symbolic.common.evidence import BoolArray, MotionCache, Transition, memoized, touching
 from dreamteam.backends.symbolic.common.frames import whole_cells
 from dreamteam.backends.symbolic.worldmodel.model import TICK_ORDERS, Box, TickRule, WorldRules, step_rules
 from dreamteam.backends.symbolic.worldmodel.patrols import window_changes
@@ -26,6 +27,10 @@ MIN_EVENTS = 2
 IntArray = npt.NDArray[np.int8]
 WHOLE_GRID: Box = (0, 0, 63, 63)
 """The region of a counter whose colour appears nowhere else: it follows the bar to any place or level."""
+MARGIN = 16
+"""The value the cells' box takes in a margin grid: no colour, so no counter counts or ticks it."""
+WHOLE_FRAME: Box = (0, 0, 1 << 16, 1 << 16)
+"""A region holding any grid whole (to count a colour everywhere)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,21 +133,100 @@ def _condition(outcomes: Sequence[_Outcome], ticked: Sequence[bool]) -> tuple[st
     return best, always_labels if best == "actions" else (), errors
 
 
-def _learn_one(outcomes: Sequence[_Outcome], source: int, target: int, events: list[tuple[_Outcome, BoolArray]],
-              whole: bool = True) -> TickRule | None:
-    region = _box([touching(o.grid == source, m) | m for o, m in events])
-    orders: Counter[str] = Counter(order for o, m in events for order in _order_fits(o, m, region, source, target))
+@dataclass(frozen=True, slots=True)
+class _Event:
+    """One colour change (source -> target) of one transition that the tick-free rules leave unexplained."""
+
+    outcome: _Outcome
+    source: int
+    target: int
+    mask: BoolArray
+    size: int
+    """How many cells changed."""
+    box: Box
+    """The box of the changed cells and of the source-coloured regions they belong to."""
+    key: tuple[Any, ...]
+    """What identifies the event within its transition (for remembered evidence)."""
+
+
+_Found = tuple[int, int, BoolArray, int, Box]
+"""An unexplained change as remembered: source, target, mask, size, box (see `_Event`)."""
+
+
+def _events(o: _Outcome, cache: MotionCache | None) -> list[_Event]:
+    """The unexplained colour changes of one outcome. What they are is remembered per transition and residual:
+    the labelling of each change's regions is the costly part of counter learning, and a window re-learned
+    after every wrong prediction holds mostly the same transitions with the same residuals."""
+    key = (o.before is not None, hash(o.residual.tobytes()), o.residual.shape)
+    found: list[_Found] = memoized(cache, "tick-events", o.t, key, partial(_changes_of, o))
+    return [_Event(o, source, target, mask, size, box, (*key, source, target))
+            for source, target, mask, size, box in found]
+
+
+def _changes_of(o: _Outcome) -> list[_Found]:
+    if not o.residual.any():
+        return []
+    grid, next_grid = o.grid, o.next_grid
+    before, after = grid[o.residual], next_grid[o.residual]
+    out = []
+    for source, target in sorted(set(zip(before.tolist(), after.tolist(), strict=True))):
+        mask = o.residual & (grid == source) & (next_grid == target)
+        out.append((int(source), int(target), mask, int(mask.sum()), _box([touching(grid == source, mask) | mask])))
+    return out
+
+
+def _counts(outcomes: Sequence[_Outcome], region: Box) -> npt.NDArray[np.int64]:
+    """Per outcome (rows), how many cells of each colour (columns 0-16) lie in `region` of its grid."""
+    x0, y0, x1, y1 = max(0, region[0]), max(0, region[1]), region[2], region[3]
+    crops = [o.grid[y0 : y1 + 1, x0 : x1 + 1] for o in outcomes]
+    if not crops:
+        return np.zeros((0, MARGIN + 1), dtype=np.int64)
+    if len({c.shape for c in crops}) == 1:
+        stack = np.stack(crops).reshape(len(crops), -1).astype(np.int64)
+        offsets = (MARGIN + 1) * np.arange(len(crops), dtype=np.int64)[:, None]
+        flat = np.bincount((stack + offsets).ravel(), minlength=(MARGIN + 1) * len(crops))
+        return flat.reshape(len(crops), MARGIN + 1)
+    return np.stack([np.bincount(c.ravel().astype(np.int64), minlength=MARGIN + 1) for c in crops])
+
+
+class _Counts:
+    """Colour counts of a layout's outcomes, per region (each region counted once per learning)."""
+
+    def __init__(self, outcomes: Sequence[_Outcome]) -> None:
+        self.outcomes = outcomes
+        self.by_region: dict[Box, npt.NDArray[np.int64]] = {}
+
+    def of(self, region: Box) -> npt.NDArray[np.int64]:
+        """Rows: outcomes; columns: colours (MARGIN included)."""
+        found = self.by_region.get(region)
+        if found is None:
+            found = self.by_region[region] = _counts(self.outcomes, region)
+        return found
+
+
+def _fits(event: _Event, region: Box, cache: MotionCache | None) -> list[str]:
+    """`_order_fits` of one event, remembered per transition, event and region."""
+    o = event.outcome
+    return memoized(cache, "tick-fits", o.t, (*event.key, region),
+                    partial(_order_fits, o, event.mask, region, event.source, event.target))
+
+
+def _learn_one(counts: _Counts, source: int, target: int, events: Sequence[_Event],
+              whole: bool = True, cache: MotionCache | None = None) -> TickRule | None:
+    region: Box = (min(e.box[0] for e in events), min(e.box[1] for e in events),
+                   max(e.box[2] for e in events), max(e.box[3] for e in events))
+    orders: Counter[str] = Counter(order for e in events for order in _fits(e, region, cache))
     if not orders:
         return None
     order, fitted = orders.most_common(1)[0]
-    count = Counter(int(m.sum()) for _, m in events).most_common(1)[0][0]
-    x0, y0, x1, y1 = region
-    if whole and all(int((o.grid == source).sum()) == int((o.grid[y0 : y1 + 1, x0 : x1 + 1] == source).sum())
-                     for o in outcomes):
+    count = Counter(e.size for e in events).most_common(1)[0][0]
+    inside = counts.of(region)[:, source]
+    if whole and bool(np.all(counts.of(WHOLE_FRAME)[:, source] == inside)):
         region = WHOLE_GRID
-        x0, y0, x1, y1 = region
-    able = [o for o in outcomes if int((o.grid[y0 : y1 + 1, x0 : x1 + 1] == source).sum()) >= count]
-    hit = {id(o) for o, _ in events}
+        inside = counts.of(region)[:, source]
+    able_mask = inside >= count
+    able = [o for o, ok in zip(counts.outcomes, able_mask.tolist(), strict=True) if ok]
+    hit = {id(e.outcome) for e in events}
     ticked = [id(o) in hit for o in able]
     condition, actions, alternatives = _condition(able, ticked)
     if condition == "actions" and not actions:
@@ -154,31 +238,26 @@ def _learn_one(outcomes: Sequence[_Outcome], source: int, target: int, events: l
 
 def learn_ticks(transitions: Sequence[Transition], rules: WorldRules, cache: MotionCache | None = None) -> list[TickRule]:
     """Counter rules for colour changes the move and click rules do not explain."""
-    return _merged(_found(_outcomes(transitions, replace(rules, ticks=()), cache)))
+    return _merged(_found(_outcomes(transitions, replace(rules, ticks=()), cache), cache=cache))
 
 
-def _found(outcomes: Sequence[_Outcome], whole: bool = True) -> list[TickRule]:
+def _found(outcomes: Sequence[_Outcome], whole: bool = True, cache: MotionCache | None = None) -> list[TickRule]:
     """A counter per (layout, source colour, target colour) whose changes tick in one order often enough."""
-    groups: dict[tuple[Any, int, int], list[tuple[_Outcome, BoolArray]]] = defaultdict(list)
+    groups: dict[tuple[Any, int, int], list[_Event]] = defaultdict(list)
     for o in outcomes:
-        if not o.residual.any():
-            continue
-        before, after = o.grid[o.residual], o.next_grid[o.residual]
-        for source, target in sorted(set(zip(before.tolist(), after.tolist(), strict=True))):
-            mask = o.residual & (o.grid == source) & (o.next_grid == target)
-            groups[(_layout(o), int(source), int(target))].append((o, mask))
+        for event in _events(o, cache):
+            groups[(_layout(o), event.source, event.target)].append(event)
+    counts: dict[Any, _Counts] = {}
     found = []
     for (layout, source, target), events in sorted(groups.items(), key=lambda item: item[0][1:]):
         if len(events) < MIN_EVENTS:
             continue
-        rule = _learn_one([o for o in outcomes if _layout(o) == layout], source, target, events, whole)
+        if layout not in counts:
+            counts[layout] = _Counts([o for o in outcomes if _layout(o) == layout])
+        rule = _learn_one(counts[layout], source, target, events, whole, cache)
         if rule is not None and rule.evidence >= MIN_EVENTS and rule.evidence * 2 > len(events):
             found.append(rule)
     return found
-
-
-MARGIN = 16
-"""The value the cells' box takes in a margin grid: no colour, so no counter counts or ticks it."""
 
 
 def _cells_box(geometry: Sequence[int], shape: tuple[int, ...]) -> Box:
@@ -227,7 +306,7 @@ def learn_hud_ticks(transitions: Sequence[Transition], rules: WorldRules,
     for geometry in sorted({o.t.before.geometry for o in outcomes}):
         mine = [o for o in outcomes if o.t.before.geometry == geometry]
         box = _cells_box(geometry, mine[0].grid.shape)
-        found += [rule for rule in _found(mine, whole=False)
+        found += [rule for rule in _found(mine, whole=False, cache=cache)
                   if rule.evidence >= HUD_MIN_EVIDENCE and 2 * rule.errors <= rule.evidence
                   and not _overlaps(rule.region, box)]
     return _merged(found)
