@@ -57,9 +57,9 @@ class ExplorerOptions:
     still for a number of actions, then the next level starts): a map that leaves or resets once the
     sink's actions are tested throws the solved level away, where a random agent keeps pressing."""
     finer_clicks: bool = False
-    """Once nothing untested is reachable (and a RESET would not help), give the current state more clicks:
-    game cells not clicked there yet, one per segment in turn (the background's regions too), up to
-    `max_click_targets` at a time. Each object once, then finer: where the part of an object clicked
+    """Once nothing untested is reachable (and a RESET would not help), give the current state and every
+    state reachable from it more clicks: game cells not clicked there yet, one per segment in turn (the
+    background's regions too), up to `max_click_targets` per state at a time. Each object once, then finer: where the part of an object clicked
     matters (two cells of one block clicked in turn), one cell per object never finds it."""
     balance_kinds: bool = False
     """Order a new state's candidates by how often each was tried so far in the level, in any state: action
@@ -102,6 +102,8 @@ class ExplorationMap:
         """Tries per action label (a click's label names its cell) in the current level."""
         self.idle_tries: Counter[StateKey] = Counter()
         """Actions per state of the current level that left its frame unchanged (see `stall_wait`)."""
+        self.refined_out: set[StateKey] = set()
+        """States of the current level with no cell left for `finer_clicks`."""
         self._available: tuple[int, ...] = ()
         self.key: StateKey = ""
         self.new_states = 0
@@ -165,9 +167,16 @@ class ExplorationMap:
         path = graph.path_to_frontier(self.key, self._useful)
         if not path:
             wait = self._wait(self.key)
-            if wait is None and not self.reset_helps() and self._refine_all():
-                return self.frontier()
-            return [] if wait is None else [wait]
+            if wait is not None:
+                return [wait]
+            if self.reset_helps() or not self._refine_reachable(self.key):
+                return []
+            here = self._untested_here(self.key)
+            if here is not None:
+                return [here]
+            path = graph.path_to_frontier(self.key, self._useful)
+            if not path:
+                return []
         last = graph.untested(path[-1][1], self._useful)
         return [a for a, _ in path] + last[:1]
 
@@ -180,6 +189,7 @@ class ExplorationMap:
             self.memory.exit = (self._pending.grid, self._pending.action)
         self.level = obs.levels_completed
         self.level_kind_tries, self.level_label_tries, self.idle_tries = Counter(), Counter(), Counter()
+        self.refined_out = set()
         if self.level not in self.levels:
             # No HUD mask carried over: a new level may place (or scale) its status bar differently.
             self.levels[self.level] = LevelMemory(
@@ -351,7 +361,7 @@ class ExplorationMap:
             action = self._untested_here(key) or self._to_frontier(key)
             if action is not None:
                 return action
-        if self._refine_all() and (action := self._untested_here(key) or self._to_frontier(key)) is not None:
+        if self._refine_reachable(key) and (action := self._untested_here(key) or self._to_frontier(key)) is not None:
             return action
         return self._random_action(key)
 
@@ -393,9 +403,23 @@ class ExplorationMap:
         tried = list(edges)
         return tried[self.idle_tries[key] % len(tried)]
 
-    def _refine_all(self) -> bool:
-        """Refine every state of the level (see `_refine`); True when any got new clicks."""
-        return any([self._refine(key) for key in list(self.memory.graph.candidates)])
+    def _refine_reachable(self, key: StateKey) -> bool:
+        """Refine `key` and every state reachable from it over known edges (see `_refine`); True when any got
+        new clicks. A state with no cell left to click is remembered and skipped from then on."""
+        graph = self.memory.graph
+        reachable, queue = {key}, [key]
+        while queue:
+            for _, nxt in graph.live_edges(queue.pop()):
+                if nxt not in reachable:
+                    reachable.add(nxt)
+                    queue.append(nxt)
+        added = False
+        for state in sorted(reachable - self.refined_out):
+            if self._refine(state):
+                added = True
+            else:
+                self.refined_out.add(state)
+        return added
 
     def _refine(self, key: StateKey) -> bool:
         """With `finer_clicks`, add clicks on cells of this state not clicked here yet (see the option); True
