@@ -5,7 +5,7 @@ bundled games and on held-out procedural variants, at several budgets.
 Usage: .venv/bin/python scripts/bench_strength.py [--agents team,explorer,random] [--budgets 1000,3000]
            [--suites bundled,heldout,heldout-large,dev,env] [--heldout-seeds 2000] [--jobs 2]
            [--dev-dir ../shared/devgames/environment_files] [--share dev|heldout|all] [--sample all|one-per-family]
-           [--env-dir DIR] [--game-timeout S] [--out bench-results/strength.json] [--md bench-results/strength.md]
+           [--env-dir DIR] [--game-timeout S] [--out bench-results/strength.json] [--md OUT.md]
 Held-out variants are generated into a temporary directory (one per family and seed; seeds 2000 and up were
 never used in development, see docs/procgen.md) and played with `dreamteam bench --env-dir`. The `dev` suite
 plays the community development set (one share of its families, see dreamteam/env/devset.py) and adds tables
@@ -126,7 +126,8 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2, help="games played in parallel")
     parser.add_argument("--out", default="bench-results/strength.json",
                         help="JSON with every row and each run's per-game results")
-    parser.add_argument("--md", default="bench-results/strength.md", help="the rows as a Markdown table")
+    parser.add_argument("--md", default=None,
+                        help="the rows as a Markdown table (default: the --out path with .md for .json)")
     args = parser.parse_args()
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -144,9 +145,11 @@ def main() -> int:
         rows, raw, extra = play_suites(suites, dirs, picks, args, out)
     payload = {"heldout_seeds": seeds, "share": args.share, "sample": args.sample, "rows": rows, "runs": raw}
     out.write_text(json.dumps(payload, indent=2) + "\n")
-    Path(args.md).write_text(markdown(rows) + extra)
+    md = Path(args.md) if args.md else out.with_suffix(".md")
+    md.parent.mkdir(parents=True, exist_ok=True)
+    md.write_text(markdown(rows) + extra)
     print(markdown(rows) + extra)
-    print(f"written to {out} and {args.md}")
+    print(f"written to {out} and {md}")
     return 0
 
 
