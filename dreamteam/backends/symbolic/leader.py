@@ -103,6 +103,11 @@ def _walk(exploration: Any, budget: int | None) -> list[Any]:
     return list(usable[0]["actions"]) if usable else []
 
 
+def _resets(plan: Sequence[Any]) -> bool:
+    """Whether a plan is the floor's level RESET."""
+    return len(plan) == 1 and isinstance(plan[0], Mapping) and plan[0].get("action") == "RESET"
+
+
 def _scored(best: Mapping[str, Any], tactics: Sequence[Mapping[str, Any]]) -> str:
     """A note for the reason when the scorers ranked `best` ahead of tactics the explorer put before it."""
     rank = best.get("explorer_rank")
@@ -162,17 +167,13 @@ class LeaderAnswerer:
                             f"prediction accuracy {accuracy:.2f} >= {self.goal_trust}: follow the level-completing "
                             f"tactic {name!r}{_scored(best, tactics)}")
         if accuracy < self.goal_trust and not looping:
-            walk = self._frontier(ctx, fatal, budget)
-            if walk is not None:
-                return decision("DISCOVER", walk, "map-frontier", 1.0 - accuracy,
-                                f"prediction accuracy {accuracy:.2f} < {self.goal_trust}: the world model does not "
-                                f"fit yet, so explore systematically: walk {len(walk) - 1} known steps to the "
+            step = self._floor_step(ctx, fatal, budget)
+            if step is not None:
+                why = f"prediction accuracy {accuracy:.2f} < {self.goal_trust}: the world model does not fit yet"
+                return decision("DISCOVER", step, "map-frontier", 1.0 - accuracy,
+                                f"{why} and nothing untested is reachable: reset the level" if _resets(step) else
+                                f"{why}, so explore systematically: walk {len(step) - 1} known steps to the "
                                 "nearest untested action")
-            exploration = ctx.get("exploration")
-            if isinstance(exploration, Mapping) and exploration.get("reset_helps") is True:
-                return decision("DISCOVER", [{"action": "RESET"}], "map-frontier", 1.0 - accuracy,
-                                f"prediction accuracy {accuracy:.2f} < {self.goal_trust}: the world model does not "
-                                "fit yet and nothing untested is reachable: reset the level")
         if probes:
             best = probes[0]
             goal = "DISCOVER" if _discovers(best) else "VALIDATE"
@@ -191,6 +192,18 @@ class LeaderAnswerer:
                             f"no tactic or probe is usable: walk {len(walk) - 1} known steps to the nearest "
                             "untested action")
         return decision("DISCOVER", [], "leader", 0.0, "nothing usable was proposed")
+
+    @classmethod
+    def _floor_step(cls, ctx: Mapping[str, Any], fatal: set[str], budget: int | None) -> list[Any] | None:
+        """The floor's plan: the map's walk to the nearest untested action (its first step not fatal), else a
+        level RESET when nothing untested is reachable but the level's start has some (`reset_helps`)."""
+        walk = cls._frontier(ctx, fatal, budget)
+        if walk is not None:
+            return walk
+        exploration = ctx.get("exploration")
+        if isinstance(exploration, Mapping) and exploration.get("reset_helps") is True:
+            return [{"action": "RESET"}]
+        return None
 
     @staticmethod
     def _frontier(ctx: Mapping[str, Any], fatal: set[str], budget: int | None) -> list[Any] | None:
@@ -214,14 +227,13 @@ class LeaderAnswerer:
         why = (f"no new state for {since} steps" if stale else
                f"{exploration.get('level_steps')} steps on this level, {exploration.get('floor_steps')} of them "
                f"exploring (the floor's share beyond {self.patience} is {self.floor_share:.0%})")
-        walk = _walk(exploration, budget)
-        if not walk and exploration.get("reset_helps") is True:
-            return decision("DISCOVER", [{"action": "RESET"}], "map-frontier", 1.0,
-                            f"{why} and nothing untested reachable: reset the level")
-        if not walk or label(walk[0]) in fatal:
-            return None  # (later steps of the walk are known edges; only the first is judged from here)
-        return decision("DISCOVER", walk, "map-frontier", 1.0,
-                        f"{why}: walk {len(walk) - 1} known steps to the nearest untested action")
+        step = self._floor_step(ctx, fatal, budget)
+        if step is None:
+            return None
+        if _resets(step):
+            return decision("DISCOVER", step, "map-frontier", 1.0, f"{why} and nothing untested reachable: reset the level")
+        return decision("DISCOVER", step, "map-frontier", 1.0,
+                        f"{why}: walk {len(step) - 1} known steps to the nearest untested action")
 
     def _owed(self, exploration: Mapping[str, Any]) -> bool:
         """Whether the map's walks have had less than `floor_share` of this level's steps beyond `patience`."""
