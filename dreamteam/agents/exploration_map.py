@@ -17,6 +17,7 @@ from dreamteam.agents.click_targets import rank_click_targets
 from dreamteam.agents.exploration_graph import ExplorationGraph, StateKey
 from dreamteam.agents.level_memory import LevelMemory, Step
 from dreamteam.perception import HudSettings, detect_hud_from_pairs, detect_scale, segment
+from dreamteam.perception.click_marks import ClickMarkTracker
 from dreamteam.types import CLICK, RESET, Action, Grid, Observation
 
 HUD_WINDOW = 64
@@ -61,6 +62,10 @@ class ExplorerOptions:
     state reachable from it more clicks: game cells not clicked there yet, one per segment in turn (the
     background's regions too), up to `max_click_targets` per state at a time. Each object once, then finer: where the part of an object clicked
     matters (two cells of one block clicked in turn), one cell per object never finds it."""
+    click_marks: bool = False
+    """Learn the game's click mark (a cross or ring drawn at the clicked pixel that fades after some frames,
+    see `dreamteam.perception.click_marks`) and key states by frames with recent clicks' marks removed: with
+    the mark in the key, every click looks like a move to a new state."""
     balance_kinds: bool = False
     """Order a new state's candidates by how often each was tried so far in the level, in any state: action
     kinds least tried first (ties in seeded random order), clicks by how often their cell was clicked. Where
@@ -109,6 +114,11 @@ class ExplorationMap:
         self.new_states = 0
         self.steps_since_new = 0
         self.at_level_start = True
+        self.marks = ClickMarkTracker()
+        """The game's click mark, learned across levels (see `click_marks`)."""
+        self._seen_raw: Grid | None = None
+        self._seen: Grid | None = None
+        """The last frame observed, as received and as keyed (its click marks removed)."""
 
     @property
     def memory(self) -> LevelMemory:
@@ -118,6 +128,7 @@ class ExplorationMap:
     def observe(self, obs: Observation) -> bool:
         """Record what the last sent action did and enter the frame's state; True when the game is over."""
         if obs.game_over:
+            self.marks.interrupt()
             self._record_death()
             return True
         after_reset = obs.last_action is not None and obs.last_action.id == RESET
@@ -129,13 +140,14 @@ class ExplorationMap:
             self._pending = None  # our own RESET out of a dead end (honoured or refused): no edge, no death
         if after_reset:
             self._record_death()
-        self._enter_level(obs)
+        grid = self._unmarked(obs, after_reset)
+        self._enter_level(obs, grid)
         if after_reset:
-            self.memory.start_grid = obs.grid.copy()  # the start a RESET returns to is the one seen last
+            self.memory.start_grid = grid.copy()  # the start a RESET returns to is the one seen last
         known = len(self.memory.graph)
-        key = self._enter_state(obs.grid)
+        key = self._enter_state(grid)
         if self._pending is not None:
-            key = self._record_step(self._pending, obs.grid, key)
+            key = self._record_step(self._pending, grid, key)
         if len(self.memory.graph) > known:
             self.new_states += 1
             self.steps_since_new = 0
@@ -144,8 +156,28 @@ class ExplorationMap:
         self.key = key
         return False
 
+    def _unmarked(self, obs: Observation, after_reset: bool) -> Grid:
+        """The observed frame as the map keys it: with recent clicks' marks removed under `click_marks`."""
+        grid = obs.grid
+        if self.options.click_marks:
+            if after_reset or obs.last_action is None or obs.levels_completed != self.level:
+                self.marks.interrupt()  # a new chain of frames: nothing of the last frame shows through
+            known = self.marks.mark
+            grid = self.marks.frame(obs.grid, obs.last_action)
+            if self.marks.mark != known:
+                # Every click "changed the frame" while its mark was taken for an answer of the game.
+                self.colour_clicks = {}
+                self.kind_tries.pop(CLICK, None)
+                self.kind_changes.pop(CLICK, None)
+        self._seen_raw, self._seen = obs.grid, grid
+        return grid
+
     def sent(self, grid: Grid, action: Action | None) -> None:
         """Remember the action sent from `grid` (the state entered last), to record its outcome next."""
+        seen = self._seen
+        if seen is not None and self._seen_raw is not None and (
+                grid is self._seen_raw or np.array_equal(grid, self._seen_raw)):
+            grid = seen
         self._pending = None if action is None else Pending(grid.copy(), self.key, action)
 
     def choose(self) -> Action | None:
@@ -180,7 +212,7 @@ class ExplorationMap:
         last = graph.untested(path[-1][1], self._useful)
         return [a for a, _ in path] + last[:1]
 
-    def _enter_level(self, obs: Observation) -> None:
+    def _enter_level(self, obs: Observation, grid: Grid) -> None:
         """Switch level memory when levels_completed changes; remember the edge that solved the level."""
         if obs.levels_completed == self.level:
             return
@@ -192,11 +224,9 @@ class ExplorationMap:
         self.refined_out = set()
         if self.level not in self.levels:
             # No HUD mask carried over: a new level may place (or scale) its status bar differently.
-            self.levels[self.level] = LevelMemory(
-                np.zeros(obs.grid.shape, dtype=bool), detect_scale(obs.grid)
-            )
+            self.levels[self.level] = LevelMemory(np.zeros(grid.shape, dtype=bool), detect_scale(grid))
         if self.memory.start_grid is None:
-            self.memory.start_grid = obs.grid.copy()
+            self.memory.start_grid = grid.copy()
         self._pending = None
         self._plan = []
 

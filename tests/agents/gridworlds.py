@@ -379,6 +379,68 @@ class PairClick:
         return self.observe(action)
 
 
+@dataclass
+class MarkedRoom:
+    """A player moved by ACTION1-4 in a room of 8x8 cells (8 pixels each) towards a goal cell; a click does
+    nothing in the game but draws a cross at the clicked pixel that shows for `duration` frames (a new
+    click moves it), as many games show where the player clicked.
+
+    With the cross in the frame, every click looks like a move to a new state.
+    """
+
+    duration: int = 8
+    player: tuple[int, int] = (0, 0)
+    goal: tuple[int, int] = (7, 7)
+    mark: tuple[int, int] | None = None
+    mark_left: int = 0
+    actions: int = 0
+    state: str = "NOT_FINISHED"
+    info: GameInfo = field(default_factory=lambda: GameInfo("marked-test", "marked", (1, 2, 3, 4, CLICK)))
+
+    def render(self) -> Grid:
+        """The current 64x64 frame, the cross drawn last."""
+        grid = np.zeros((64, 64), dtype=np.int8)
+        gx, gy = self.goal
+        grid[gy * 8 : gy * 8 + 8, gx * 8 : gx * 8 + 8] = GOAL
+        px, py = self.player
+        grid[py * 8 : py * 8 + 8, px * 8 : px * 8 + 8] = PLAYER
+        if self.mark is not None and self.mark_left > 0:
+            x, y = self.mark
+            for dx, dy in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)):
+                if 0 <= x + dx < 64 and 0 <= y + dy < 64:
+                    grid[y + dy, x + dx] = 10
+        return grid
+
+    def frame(self, action: Action | None) -> Observation:
+        """Render the frame after `action` (one frame of the cross's life)."""
+        grid = self.render()
+        if self.mark_left > 0:
+            self.mark_left -= 1
+        return Observation(grid, (grid,), self.state, int(self.state == "WIN"), 1, (1, 2, 3, 4, CLICK),
+                           self.actions, action)
+
+    def reset(self) -> Observation:
+        """Back to the corner, no cross."""
+        self.player, self.mark, self.mark_left, self.state = (0, 0), None, 0, "NOT_FINISHED"
+        return self.frame(Action(RESET))
+
+    def step(self, action: Action) -> Observation:
+        """Apply one action."""
+        self.actions += 1
+        if action.id == RESET:
+            return self.reset()
+        if action.id == CLICK and action.x is not None and action.y is not None:
+            self.mark, self.mark_left = (action.x, action.y), self.duration
+        elif action.id in MOVES:
+            dy, dx = MOVES[action.id]
+            x, y = self.player[0] + dx, self.player[1] + dy
+            if 0 <= x < 8 and 0 <= y < 8:
+                self.player = (x, y)
+            if self.player == self.goal:
+                self.state = "WIN"
+        return self.frame(action)
+
+
 @dataclass(frozen=True, slots=True)
 class Played:
     """One agent decision: the observation it saw and the action it chose."""
@@ -388,7 +450,7 @@ class Played:
 
 
 def play(
-    env: MazeWorld | LampPuzzle | TrapLine | Comet | Pause | PairClick, agent: object, budget: int
+    env: MazeWorld | LampPuzzle | TrapLine | Comet | Pause | PairClick | MarkedRoom, agent: object, budget: int
 ) -> tuple[list[Played], Observation]:
     """Drive `agent` like the real runner: RESET after GAME_OVER without asking the agent; stop at WIN."""
     agent.begin(env.info, budget)  # type: ignore[attr-defined]

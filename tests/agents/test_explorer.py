@@ -16,6 +16,7 @@ from tests.agents.gridworlds import (
     OPEN_ROOM,
     Comet,
     LampPuzzle,
+    MarkedRoom,
     MazeWorld,
     PairClick,
     Pause,
@@ -384,3 +385,17 @@ def test_finer_clicks_find_a_pair_of_cells_within_one_object(finer: bool) -> Non
     else:  # one cell per object: the block is clicked at the same cell twice, never at a pair
         assert last.state != "WIN"
         assert len({p.action.label() for p in history}) <= 4
+
+
+@pytest.mark.parametrize("marks", [False, True])
+def test_click_marks_keep_a_click_from_looking_like_a_new_state(marks: bool) -> None:
+    """Clicks do nothing but draw a fading cross: keyed with the cross, each click is a new state and the
+    map never gets across the room; with the learned mark removed it walks to the goal."""
+    agent = ExplorerAgent(0, click_marks=marks)
+    _, last = play(MarkedRoom(), agent, 1000)
+    if marks:
+        assert last.state == "WIN"
+        assert agent.map.marks.mark is not None and agent.map.marks.mark.duration == 8
+        assert len(agent.map.memory.graph) <= 64 + 40  # the room's cells, and states keyed before the mark was known
+    else:
+        assert last.state != "WIN" and len(agent.map.memory.graph) > 200
