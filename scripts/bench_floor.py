@@ -17,7 +17,6 @@ per step, so a whole share of the development set runs in minutes. Option sets (
   team-nowait    the team's map leaving a sink once its actions are tested (stall_wait 0)
   team-wait64    the team's map waiting in a sink for 64 unchanged frames instead of 24
   team-coarse    the team's map without finer clicks once nothing untested is reachable (finer_clicks off)
-  team-marks     the team's map keying states by frames with learned click marks removed (click_marks on)
   team-nomarks   the team's map keying states by frames as they are (click_marks off)
 Each set plays every game once with the same seed; the table lists totals and the games where sets differ.
 """
@@ -55,7 +54,6 @@ SETS: dict[str, dict[str, Any]] = {
     "team-nowait": {**TEAM, "stall_wait": 0},
     "team-wait64": {**TEAM, "stall_wait": 64},
     "team-coarse": {**TEAM, "finer_clicks": False},
-    "team-marks": {**TEAM, "click_marks": True},
     "team-nomarks": {**TEAM, "click_marks": False},
 }
 

@@ -12,8 +12,9 @@ frame before it had.
 What counts as a mark (so that a game's real answer to a click is not taken for one): the same drawing
 (cells relative to the click, and their colours) after at least `min_samples` clicks at different pixels;
 each of them gone within `max_duration` frames with nothing else of the window changed for good; and at
-least one of them either gone with no click in between (not undone by clicking elsewhere, as a selection
-is) or the same drawing over pixels of different colours (a highlight follows the object clicked).
+least one of them gone with no click in between (not undone by clicking elsewhere, as a selection is), or
+the same drawing over pixels of different colours (a highlight follows the object clicked), or the drawing
+changing by itself the same way around two clicks (an animation; a selection stays as drawn).
 """
 
 from __future__ import annotations
@@ -69,25 +70,57 @@ class _Sample:
     clicked_colour: int
     drawn: dict[Offset, set[int]] = field(default_factory=dict)
     """Each cell of the window seen to differ from the base, with the colours it showed."""
+    first: dict[int, int] = field(default_factory=dict)
+    """Each colour the drawing showed, with the age it first showed at."""
     age: int = 0
     """Frames since the click's own frame."""
     undisturbed: bool = True
     """No click came between the click and the drawing's fading."""
+    second: frozenset[tuple[int, int, int]] | None = None
+    """The drawing on the next frame, when no click led to it (an animated mark changes by itself)."""
 
-    def note(self, grid: Grid) -> bool:
-        """Add the cells of `grid` that still differ from the window's base; True when none does."""
+    def note(self, grid: Grid, clicked: bool = False) -> bool:
+        """Add the cells of `grid` that still differ from the window's base (`clicked`: a click led to
+        `grid`); True when none does."""
         y0, y1, x0, x1 = self.window
         part = grid[y0:y1, x0:x1]
         diff = part != self.base
         if not diff.any():
             return True
+        if self.age == 1 and not clicked:
+            self.second = frozenset(
+                (int(a) + y0 - self.y, int(b) + x0 - self.x, int(part[a, b])) for a, b in zip(*np.nonzero(diff), strict=True)
+            )
         for r, c in zip(*np.nonzero(diff), strict=True):
-            self.drawn.setdefault((int(r) + y0 - self.y, int(c) + x0 - self.x), set()).add(int(part[r, c]))
+            colour = int(part[r, c])
+            self.drawn.setdefault((int(r) + y0 - self.y, int(c) + x0 - self.x), set()).add(colour)
+            self.first.setdefault(colour, self.age)
         return False
 
-    def colours(self) -> set[int]:
-        """Every colour the drawing showed."""
-        return set().union(*self.drawn.values())
+
+def _animated(samples: list[_Sample]) -> bool:
+    """Whether the drawing changed by itself, the same way at two pixels at least: its next frame, with no
+    click in between, differs from its first and is the same around two clicks (a selection stays as drawn
+    until the next click; a sprite passing by is not the same around two clicks)."""
+    seconds = Counter(s.second for s in samples if s.second is not None and s.second != s.pattern)
+    return any(len({(s.x, s.y) for s in samples if s.second == second}) >= 2 for second in seconds)
+
+
+def _later_colours(samples: list[_Sample]) -> set[int]:
+    """The colours an animated mark shows after its first frame: each shown by at least half of the
+    drawings that lasted past the age it usually first shows at (a drawing that the next click cut short
+    never showed it); a sprite that crossed a few windows while a drawing faded is left out."""
+    ages: dict[int, list[int]] = {}
+    for s in samples:
+        for colour, age in s.first.items():
+            ages.setdefault(colour, []).append(age)
+    out = set()
+    for colour, seen in ages.items():
+        onset = sorted(seen)[len(seen) // 2]
+        lasted = [s for s in samples if s.age > onset]
+        if lasted and 2 * sum(colour in s.first for s in lasted) >= len(lasted):
+            out.add(colour)
+    return out
 
 
 def _duration(samples: list[_Sample]) -> int:
@@ -154,7 +187,7 @@ class ClickMarkTracker:
                     continue  # a click near it may have undone it: no evidence either way
                 s.undisturbed = False
             s.age += 1
-            if s.note(grid):
+            if s.note(grid, click is not None):
                 self._done.append(s)
                 del self._done[:-MAX_SAMPLES]
                 learned = True
@@ -192,12 +225,10 @@ class ClickMarkTracker:
         same = [s for s in self._done if s.pattern == pattern]
         if len({(s.x, s.y) for s in same}) < cfg.min_samples:
             return None
-        if not any(s.undisturbed for s in same) and len({s.clicked_colour for s in same}) < 2:
+        if not (any(s.undisturbed for s in same) or len({s.clicked_colour for s in same}) >= 2
+                or _animated(same)):
             return None
-        # The mark's colours: its first frame's, and any other that most of its drawings showed (an animated
-        # mark's later frames); a sprite that crossed some windows while a drawing faded is left out.
-        shown = Counter(c for s in same for c in s.colours())
-        colours = {c for _, _, c in pattern} | {c for c, n in shown.items() if 2 * n >= len(same)}
+        colours = {c for _, _, c in pattern} | _later_colours(same)
         if len(colours) > cfg.max_colours:
             return None
         offsets = sorted({o for s in same for o, seen in s.drawn.items() if seen & colours})

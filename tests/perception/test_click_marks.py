@@ -94,3 +94,34 @@ def test_once_learned_no_mark_is_left(actions: list[Action], duration: int) -> N
     assert tracker.mark is not None and tracker.mark.duration == duration
     for got, _ in _feed(MarkedRoom(duration=duration, goal=(9, 9)), tracker, actions):
         assert not (got == 10).any()
+
+
+def test_an_animated_mark_cut_short_by_each_next_click_is_learned() -> None:
+    """Every click lands on a block of one colour and the next click replaces its mark, as a selection would
+    be; but the mark changes by itself between them (a cross, then a ring around it), the same way at
+    every click: it is a mark."""
+    tracker = ClickMarkTracker()
+    base = np.zeros((64, 64), dtype=np.int8)
+    centres = [(8 + 16 * i, 8 + 16 * j) for i in range(4) for j in range(4)]
+    for cx, cy in centres:
+        base[cy - 3 : cy + 4, cx - 3 : cx + 4] = 3
+    tracker.frame(base.copy(), None)
+    for step in range(12):
+        cx, cy = centres[(step * 5) % len(centres)]
+        first = base.copy()
+        for dy, dx in CROSS:
+            first[cy + dy, cx + dx] = 12
+        tracker.frame(first, Action(CLICK, cx, cy))
+        second = first.copy()
+        second[cy - 2 : cy + 3, cx - 2 : cx + 3] = 11
+        second[cy - 1 : cy + 2, cx - 1 : cx + 2] = base[cy - 1 : cy + 2, cx - 1 : cx + 2]
+        for dy, dx in CROSS:
+            second[cy + dy, cx + dx] = 12
+        tracker.frame(second, Action(5))
+    mark = tracker.mark
+    assert mark is not None and mark.colours == {11, 12} and mark.duration == 2
+    cx, cy = centres[3]
+    marked = base.copy()
+    for dy, dx in CROSS:
+        marked[cy + dy, cx + dx] = 12
+    assert np.array_equal(tracker.frame(marked, Action(CLICK, cx, cy)), base)
