@@ -172,13 +172,16 @@ class ExplorationMap:
         self._seen_raw, self._seen = obs.grid, grid
         return grid
 
+    def as_keyed(self, grid: Grid) -> Grid:
+        """`grid` as the map keys it, when it is the frame observed last (its click marks removed)."""
+        seen, raw = self._seen, self._seen_raw
+        if seen is not None and raw is not None and (grid is raw or np.array_equal(grid, raw)):
+            return seen
+        return grid
+
     def sent(self, grid: Grid, action: Action | None) -> None:
         """Remember the action sent from `grid` (the state entered last), to record its outcome next."""
-        seen = self._seen
-        if seen is not None and self._seen_raw is not None and (
-                grid is self._seen_raw or np.array_equal(grid, self._seen_raw)):
-            grid = seen
-        self._pending = None if action is None else Pending(grid.copy(), self.key, action)
+        self._pending = None if action is None else Pending(self.as_keyed(grid).copy(), self.key, action)
 
     def choose(self) -> Action | None:
         """The explorer's next action from the current state."""

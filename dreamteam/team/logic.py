@@ -140,9 +140,11 @@ class TeamLogic(RoleNodes):
         obs = self.mem.obs
         assert obs is not None
         self.mem.frames.append(obs.grid)
-        self.mem.hashes.append(grid_hash(obs.grid))
         self.mem.parse_errors = self.world.roundtrip_errors(obs.grid)
         self.map.observe(obs)
+        # The Critic's loop and no-effect checks read these: hash the frame as the map keys it (a click's
+        # fading mark would make every click look like a change).
+        self.mem.hashes.append(grid_hash(self.map.as_keyed(obs.grid)))
         out: StepState = {}
         if state.get("level_changed") or obs.levels_completed != state.get("level", 0) or obs.full_reset:
             out["plan"], out["level"] = [], obs.levels_completed

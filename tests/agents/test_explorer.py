@@ -9,7 +9,7 @@ import pytest
 
 from dreamteam.agents.explorer import ExplorerAgent
 from dreamteam.protocols import Agent
-from dreamteam.types import RESET, Action, GameInfo, Grid, Observation
+from dreamteam.types import CLICK, RESET, Action, GameInfo, Grid, Observation
 from tests.agents.gridworlds import (
     CORRIDOR_MAZE,
     LAVA_ROOM,
@@ -399,3 +399,24 @@ def test_click_marks_keep_a_click_from_looking_like_a_new_state(marks: bool) -> 
         assert len(agent.map.memory.graph) <= 64 + 40  # the room's cells, and states keyed before the mark was known
     else:
         assert last.state != "WIN" and len(agent.map.memory.graph) > 200
+
+
+def test_the_map_hands_out_the_frame_it_keys() -> None:
+    """Once the mark is known, the frame observed last comes back from `as_keyed` without its cross (the
+    team hashes that frame for the Critic's loop checks); any other frame comes back as it is."""
+    agent = ExplorerAgent(0, click_marks=True)
+    env = MarkedRoom()
+    agent.begin(env.info, 200)
+    obs = env.reset()
+    for x, y in ((40, 12), (12, 44), (52, 52), (28, 28), (44, 36)):
+        for action in [Action(CLICK, x, y)] + [Action(4), Action(3)] * 4 + [Action(2), Action(1)] * 4:
+            agent.map.observe(obs)
+            agent.map.sent(obs.grid, action)
+            obs = env.step(action)
+    assert agent.map.marks.mark is not None
+    obs = env.step(Action(CLICK, 20, 20))
+    agent.map.observe(obs)
+    assert (obs.grid == 10).any() and not (agent.map.as_keyed(obs.grid) == 10).any()
+    other = obs.grid.copy()
+    other[0, 0] = 3
+    assert agent.map.as_keyed(other) is other
