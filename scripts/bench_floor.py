@@ -24,6 +24,7 @@ Each set plays every game once with the same seed; the table lists totals and th
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import multiprocessing
 import signal
@@ -41,9 +42,8 @@ from dreamteam.env.session import Arena  # noqa: E402
 from dreamteam.runner import play  # noqa: E402
 from dreamteam.team.logic import MAP_OPTIONS  # noqa: E402
 
-TEAM = {name: getattr(MAP_OPTIONS, name) for name in ("shuffle", "click_enclosed", "idle_colour_after",
-                                                        "balance_kinds", "sample_cells", "momentum",
-                                                        "stall_wait", "finer_clicks")}
+TEAM = {f.name: getattr(MAP_OPTIONS, f.name) for f in dataclasses.fields(MAP_OPTIONS)}
+"""Every option of the team's map (a new option is measured here as soon as the team turns it on)."""
 SETS: dict[str, dict[str, Any]] = {
     "base": {},
     "team": TEAM,
