@@ -19,16 +19,17 @@ from typing import Any
 
 def lib_rows(frame: Any) -> list[list[int]]:
     """The frame as a fresh list of row lists of ints."""
-    return [[int(v) for v in row] for row in frame]
+    return [list(map(int, row)) for row in frame]  # int() a value at C speed: no loop of artifact code a pixel
 
 
 def lib_boundaries(rows: Any) -> list[list[int]]:
     """[row positions, column positions] p where row/column p differs from p - 1."""
     height = len(rows)
     width = len(rows[0])
-    ys = [y for y in range(1, height) if rows[y] != rows[y - 1]]
     columns = list(zip(*rows, strict=True))  # whole columns: one comparison per column, not one per pixel
-    xs = [x for x in range(1, width) if columns[x] != columns[x - 1]]
+    # neighbours side by side (zip), not read by index: in the sandbox every item read is a guarded call
+    ys = [y for y, here, above in zip(range(1, height), rows[1:], rows, strict=False) if here != above]
+    xs = [x for x, here, before in zip(range(1, width), columns[1:], columns, strict=False) if here != before]
     return [ys, xs]
 
 
@@ -65,9 +66,9 @@ def lib_detect_scale(bounds: Any, width: int, height: int) -> list[int]:
     return geometry
 
 
-def lib_fits(rows: Any, geometry: Any, stray_lines: int = 0) -> bool:
-    """Whether the box of `geometry`'s whole cells is an upscaled grid: every colour boundary inside it falls
-    on a cell edge (so each cell is one colour), but for at most `stray_lines` rows and columns of pixels.
+def lib_stray_lines(rows: Any, geometry: Any) -> int:
+    """How many rows and columns of pixels inside the box of `geometry`'s whole cells hold a colour boundary
+    off the cells' edges (0: the box is an upscaled grid, each cell one colour); -1 when no whole cell fits.
     What lies outside the box, a margin with a frame line or a HUD, may be anything: it is kept as it is,
     not read as cells."""
     scale = geometry[0]
@@ -75,24 +76,37 @@ def lib_fits(rows: Any, geometry: Any, stray_lines: int = 0) -> bool:
     height = len(rows)
     size = lib_whole_cells(geometry, width, height)
     if scale < 1 or size[0] < 1 or size[1] < 1:
-        return False
+        return -1
     left = geometry[1]
     top = geometry[2]
     box = [row[left : left + size[0] * scale] for row in rows[top : top + size[1] * scale]]
     bounds = lib_boundaries(box)
-    stray = len([y for y in bounds[0] if y % scale]) + len([x for x in bounds[1] if x % scale])
-    return stray <= stray_lines
+    return len([y for y in bounds[0] if y % scale]) + len([x for x in bounds[1] if x % scale])
+
+
+def lib_fits(rows: Any, geometry: Any, stray_lines: int = 0) -> bool:
+    """Whether the box of `geometry`'s whole cells is an upscaled grid: every colour boundary inside it falls
+    on a cell edge (so each cell is one colour), but for at most `stray_lines` rows and columns of pixels
+    (`lib_stray_lines`)."""
+    stray = lib_stray_lines(rows, geometry)
+    return 0 <= stray <= stray_lines
 
 
 def lib_geometry(rows: Any, hints: Any) -> list[int]:
     """The first hinted geometry the frame fits; else the first it fits but for up to 4 rows and columns of
     stray pixels over the cells (a flash or a cursor must not make one frame one pixel a cell while its
     neighbours are cells: the logical layout stays, the stray pixels are prediction errors); else the
-    frame's own gcd geometry."""
-    for stray_lines in (0, 4):
-        for hint in hints:
-            if lib_fits(rows, hint, stray_lines):
-                return [value for value in hint]
+    frame's own gcd geometry. Each hint's stray lines are counted once (`lib_fits` for each hint and each
+    allowance would count them again)."""
+    strays = []
+    for hint in hints:
+        stray = lib_stray_lines(rows, hint)
+        if stray == 0:
+            return [value for value in hint]
+        strays.append(stray)
+    for i in range(len(strays)):
+        if 0 <= strays[i] <= 4:
+            return [value for value in hints[i]]
     return lib_detect_scale(lib_boundaries(rows), len(rows[0]), len(rows))
 
 
@@ -141,8 +155,13 @@ def lib_background(grid: Any) -> int:
     """The most frequent colour (the lowest colour on ties)."""
     counts = [0] * 16
     for row in grid:
-        # one count per colour of the row, not one guarded write per cell
-        for value in set(row):
+        # one count per colour of the row, not one guarded write per cell (and no count call for a row of one colour)
+        colours = set(row)
+        if len(colours) == 1:
+            for value in colours:
+                counts[value] = counts[value] + len(row)
+            continue
+        for value in colours:
             counts[value] = counts[value] + row.count(value)
     best = 0
     for colour in range(16):
@@ -164,17 +183,23 @@ def lib_leftover(rows: Any, grid: Any, geometry: Any, background: int) -> list[A
     # the margin as strips of pixels ([x of the first, y, values]): whole rows above and below the cells, the
     # sides beside them; counted and compared a strip at a time (in the sandbox a call per pixel adds up)
     strips: list[list[Any]] = []
+    add = strips.append  # one attribute read, not one a row (each is a guarded call in the sandbox)
     for y in range(height):
         row = rows[y]
         if y < top or y >= bottom:
-            strips.append([0, y, row[0:width]])
+            add([0, y, row[0:width]])
         else:
-            strips.append([0, y, row[0:left]])
-            strips.append([right, y, row[right:width]])
+            add([0, y, row[0:left]])
+            add([right, y, row[right:width]])
     counts = [0] * 16
-    for strip in strips:
+    kinds = [set(strip[2]) for strip in strips]
+    for strip, colours in zip(strips, kinds, strict=True):
         values = strip[2]
-        for colour in set(values):
+        if len(colours) == 1:
+            for colour in colours:  # a strip of one colour (the usual margin): its length is its count
+                counts[colour] = counts[colour] + len(values)
+            continue
+        for colour in colours:
             counts[colour] = counts[colour] + values.count(colour)
     fill = background
     for colour in range(16):
@@ -182,7 +207,9 @@ def lib_leftover(rows: Any, grid: Any, geometry: Any, background: int) -> list[A
             fill = colour
     residual: list[list[int]] = []
     keep = residual.append
-    for strip in strips:
+    for strip, colours in zip(strips, kinds, strict=True):
+        if not colours or (len(colours) == 1 and fill in colours):
+            continue  # no pixel of the strip differs from the fill: no loop over its pixels
         x = strip[0]
         y = strip[1]
         for value in strip[2]:
@@ -247,24 +274,29 @@ def lib_components(grid: Any, background: int) -> list[dict[str, Any]]:
                 j = j + 1
         above = here
     objects: list[dict[str, Any]] = []
+    keep_object = objects.append
     named: dict[int, dict[str, Any]] = {}
+    extend: dict[int, Any] = {}  # each object's cells.extend, read once (an attribute read is a guarded call)
     for k in range(len(runs)):
         root = k
         while parent[root] != root:
             root = parent[root]
         x0, x1, y, colour = runs[k]
-        found = named.get(root)
-        if found is None:
-            found = {"id": len(objects), "color": colour, "size": 0, "bbox": [x0, y, x1, y], "cells": []}
+        if root in named:
+            found = named[root]
+        else:
+            cells: list[list[int]] = []
+            found = {"id": len(objects), "color": colour, "size": 0, "bbox": [x0, y, x1, y], "cells": cells}
             named[root] = found
-            objects.append(found)
+            extend[root] = cells.extend
+            keep_object(found)
         box = found["bbox"]
         if x0 < box[0]:
             box[0] = x0
         if x1 > box[2]:
             box[2] = x1
         box[3] = y
-        found["cells"].extend([[cx, y] for cx in range(x0, x1 + 1)])
+        extend[root]([[cx, y] for cx in range(x0, x1 + 1)])
     for found in objects:
         found["size"] = len(found["cells"])
     return objects
