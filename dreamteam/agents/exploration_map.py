@@ -164,7 +164,7 @@ class ExplorationMap:
                 self.marks.interrupt()  # a new chain of frames: nothing of the last frame shows through
             known = self.marks.mark
             grid = self.marks.frame(obs.grid, obs.last_action)
-            if self.marks.mark != known:
+            if known is None and self.marks.mark is not None:
                 # Every click "changed the frame" while its mark was taken for an answer of the game.
                 self.colour_clicks = {}
                 self.kind_tries.pop(CLICK, None)

@@ -195,7 +195,9 @@ class ClickMarkTracker:
                 still.append(s)
         self._open = still
         if learned:
-            self.mark = self._learn()
+            # A mark once learned is kept when the latest drawings do not agree on one (a window that a
+            # sprite crossed, clicks answered by the game): the map's keys must not flip back and forth.
+            self.mark = self._learn() or self.mark
 
     def _start(self, before: Grid, after: Grid, click: tuple[int, int]) -> None:
         """Open a sample for a click that changed something around its pixel."""
