@@ -125,3 +125,28 @@ def test_an_animated_mark_cut_short_by_each_next_click_is_learned() -> None:
     for dy, dx in CROSS:
         marked[cy + dy, cx + dx] = 12
     assert np.array_equal(tracker.frame(marked, Action(CLICK, cx, cy)), base)
+
+
+def test_a_learned_mark_is_kept_when_later_drawings_disagree() -> None:
+    """After the cross is learned, clicks that outline blocks until the next click (a selection, not a
+    mark) become the commonest drawing: the tracker keeps the cross rather than dropping it."""
+    env, tracker = MarkedRoom(duration=4), ClickMarkTracker()
+    teach = []
+    for x, y in ((40, 12), (12, 44), (52, 52), (28, 28)):
+        teach += [Action(CLICK, x, y)] + [Action(4), Action(3)] * 4
+    _feed(env, tracker, teach)
+    learned = tracker.mark
+    assert learned is not None
+    base = np.zeros((64, 64), dtype=np.int8)
+    centres = [(8 + 16 * i, 8 + 16 * j) for i in range(4) for j in range(4)]
+    for cx, cy in centres:
+        base[cy - 2 : cy + 3, cx - 2 : cx + 3] = 3
+    tracker.interrupt()
+    tracker.frame(base.copy(), None)
+    for step in range(60):
+        cx, cy = centres[(step * 5) % len(centres)]
+        frame = base.copy()
+        frame[cy - 2 : cy + 3, cx - 2 : cx + 3] = 6
+        frame[cy, cx] = 3
+        tracker.frame(frame, Action(CLICK, cx, cy))
+    assert tracker.mark == learned
