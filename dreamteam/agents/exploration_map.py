@@ -60,8 +60,9 @@ class ExplorerOptions:
     finer_clicks: bool = False
     """Once nothing untested is reachable (and a RESET would not help), give the current state and every
     state reachable from it more clicks: game cells not clicked there yet, one per segment in turn (the
-    background's regions too), up to `max_click_targets` per state at a time. Each object once, then finer: where the part of an object clicked
-    matters (two cells of one block clicked in turn), one cell per object never finds it."""
+    background's regions too), up to `max_click_targets` per state at a time. Each object once, then finer:
+    where the part of an object clicked matters (two cells of one block clicked in turn), one cell per object
+    never finds it."""
     click_marks: bool = False
     """Learn the game's click mark (a cross or ring drawn at the clicked pixel that fades after some frames,
     see `dreamteam.perception.click_marks`) and key states by frames with recent clicks' marks removed: with

@@ -23,6 +23,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
+import numpy.typing as npt
 
 from dreamteam.types import Action, Grid
 
@@ -53,6 +54,12 @@ class ClickMark:
     offsets: tuple[Offset, ...]
     colours: frozenset[int]
     duration: int
+
+
+def _drawing(part: Grid, diff: npt.NDArray[np.bool_], dy: int, dx: int) -> frozenset[tuple[int, int, int]]:
+    """(row, column, colour) of the `diff` cells of a window `part`, shifted by (dy, dx) to be relative to the
+    clicked pixel."""
+    return frozenset((int(r) + dy, int(c) + dx, int(part[r, c])) for r, c in zip(*np.nonzero(diff), strict=True))
 
 
 @dataclass(slots=True)
@@ -88,9 +95,7 @@ class _Sample:
         if not diff.any():
             return True
         if self.age == 1 and not clicked:
-            self.second = frozenset(
-                (int(a) + y0 - self.y, int(b) + x0 - self.x, int(part[a, b])) for a, b in zip(*np.nonzero(diff), strict=True)
-            )
+            self.second = _drawing(part, diff, y0 - self.y, x0 - self.x)
         for r, c in zip(*np.nonzero(diff), strict=True):
             colour = int(part[r, c])
             self.drawn.setdefault((int(r) + y0 - self.y, int(c) + x0 - self.x), set()).add(colour)
@@ -212,10 +217,7 @@ class ClickMarkTracker:
         diff = part != base
         if not diff.any():
             return
-        pattern = frozenset(
-            (int(a) + y0 - y, int(b) + x0 - x, int(part[a, b])) for a, b in zip(*np.nonzero(diff), strict=True)
-        )
-        sample = _Sample(x, y, (y0, y1, x0, x1), base, pattern, int(before[y, x]))
+        sample = _Sample(x, y, (y0, y1, x0, x1), base, _drawing(part, diff, y0 - y, x0 - x), int(before[y, x]))
         sample.note(after)
         self._open.append(sample)
 

@@ -28,6 +28,15 @@ def _feed(env: MarkedRoom, tracker: ClickMarkTracker, actions: list[Action]) -> 
     return out
 
 
+def _blocks(half: int) -> tuple[Grid, list[tuple[int, int]]]:
+    """A frame of 16 blocks of one colour, (2 * half + 1) pixels wide, and their centres (x, y)."""
+    base = np.zeros((64, 64), dtype=np.int8)
+    centres = [(8 + 16 * i, 8 + 16 * j) for i in range(4) for j in range(4)]
+    for cx, cy in centres:
+        base[cy - half : cy + half + 1, cx - half : cx + half + 1] = 3
+    return base, centres
+
+
 def test_learns_a_cross_that_fades_and_removes_it() -> None:
     env, tracker = MarkedRoom(duration=5), ClickMarkTracker()
     actions = []
@@ -64,10 +73,7 @@ def test_a_selection_undone_by_the_next_click_is_not_a_mark() -> None:
     """Clicking a block outlines it until another block is clicked: it fades only when something else is
     clicked, over blocks of one colour, so it is the game's answer rather than a mark."""
     tracker = ClickMarkTracker()
-    base = np.zeros((64, 64), dtype=np.int8)
-    centres = [(8 + 16 * i, 8 + 16 * j) for i in range(4) for j in range(4)]
-    for cx, cy in centres:
-        base[cy - 2 : cy + 3, cx - 2 : cx + 3] = 3
+    base, centres = _blocks(2)
     tracker.frame(base.copy(), None)
     for step in range(80):
         cx, cy = centres[(step * 5) % len(centres)]
@@ -101,10 +107,7 @@ def test_an_animated_mark_cut_short_by_each_next_click_is_learned() -> None:
     be; but the mark changes by itself between them (a cross, then a ring around it), the same way at
     every click: it is a mark."""
     tracker = ClickMarkTracker()
-    base = np.zeros((64, 64), dtype=np.int8)
-    centres = [(8 + 16 * i, 8 + 16 * j) for i in range(4) for j in range(4)]
-    for cx, cy in centres:
-        base[cy - 3 : cy + 4, cx - 3 : cx + 4] = 3
+    base, centres = _blocks(3)
     tracker.frame(base.copy(), None)
     for step in range(12):
         cx, cy = centres[(step * 5) % len(centres)]
@@ -137,10 +140,7 @@ def test_a_learned_mark_is_kept_when_later_drawings_disagree() -> None:
     _feed(env, tracker, teach)
     learned = tracker.mark
     assert learned is not None
-    base = np.zeros((64, 64), dtype=np.int8)
-    centres = [(8 + 16 * i, 8 + 16 * j) for i in range(4) for j in range(4)]
-    for cx, cy in centres:
-        base[cy - 2 : cy + 3, cx - 2 : cx + 3] = 3
+    base, centres = _blocks(2)
     tracker.interrupt()
     tracker.frame(base.copy(), None)
     for step in range(60):
