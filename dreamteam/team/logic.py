@@ -35,7 +35,7 @@ STALL_WAIT = 24
 """Unchanged frames the team's map waits in a sink before leaving it (games hold still before a level-up)."""
 MAP_OPTIONS = ExplorerOptions(shuffle=True, idle_colour_after=IDLE_COLOUR_AFTER, click_enclosed=True,
                               balance_kinds=True, sample_cells=True, momentum=0.75, stall_wait=STALL_WAIT,
-                              finer_clicks=True, click_marks=True)
+                              finer_clicks=True, click_marks=True, centre_clicks=True)
 """The team's exploration map (its floor): options the explorer baseline leaves off, measured side by side
 with `scripts/bench_floor.py` (docs/benchmarks.md)."""
 PLAN_SURFACES = {"observation": "observable.py", "dynamics": "dynamics.py", "strategy": "strategy.py"}
@@ -115,6 +115,11 @@ class TeamLogic(RoleNodes):
         )
         self.ws.commit_step(record)
         self._tag_levels(pending["step"], level, obs.levels_completed)
+        if obs.levels_completed > level:
+            if self.mem.sent_by == "map-frontier":
+                self.mem.levels_by_floor += 1
+            else:
+                self.mem.levels_by_team += 1
         self.mem.patches, self.mem.flags, self.mem.ranking = [], [], []
         self.mem.actions.append(label)
         if obs.game_over:
@@ -211,7 +216,8 @@ class TeamLogic(RoleNodes):
         self.map.sent(obs.grid, Action.from_json(action))
         label = Action.from_json(action).label()
         self.mem.tested[label] = self.mem.tested.get(label, 0) + 1
-        if state.get("plan_source") == "map-frontier":
+        self.mem.sent_by = str(state.get("plan_source") or "")
+        if self.mem.sent_by == "map-frontier":
             self.mem.floor_steps += 1
         return {"action": action, "plan": plan, "pending": {"step": obs.step, "action": action},
                 "step": obs.step + 1}

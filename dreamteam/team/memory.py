@@ -44,6 +44,11 @@ class StepMemory:
     level_steps: int = 0
     floor_steps: int = 0
     """Actions of this level sent from the exploration map's walks (the floor's share, see the leader)."""
+    sent_by: str = ""
+    """The source of the plan that sent the last action ("map-frontier" for the map's walks)."""
+    levels_by_floor: int = 0
+    levels_by_team: int = 0
+    """Levels completed by an action of the map's walks, and by any other plan (tactics, probes)."""
     exploration: dict[str, Any] = field(default_factory=dict)
     regression: list[dict[str, Any]] = field(default_factory=list)
     """The regression window as a slow step began (read once; the role nodes read it in parallel)."""

@@ -235,7 +235,8 @@ class RoleNodes:
         return {"actions": [a.to_json() for a in walk], "states": len(self.map.memory.graph),
                 "steps_since_new_state": self.map.steps_since_new,
                 "reset_helps": not walk and self.map.reset_helps(), "stale_after": self.stale_after,
-                "level_steps": self.mem.level_steps, "floor_steps": self.mem.floor_steps}
+                "level_steps": self.mem.level_steps, "floor_steps": self.mem.floor_steps,
+                "levels_by_floor": self.mem.levels_by_floor, "levels_by_team": self.mem.levels_by_team}
 
     # ----- critic / leader -----------------------------------------------------------------------------
 

@@ -84,3 +84,29 @@ def test_the_harness_counts_the_level_s_steps_taken_on_the_map_s_walks(tmp_path:
             walked = 0
         assert context["floor_steps"] == walked, f"call {i}"
         walked += 1 if (i + 1) % 3 else 0
+
+
+def test_the_harness_credits_each_level_to_the_plan_that_sent_its_last_action(tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The leader reads which plans completed the game's levels (leader.py, `_terms`): a level goes to the
+    map's walks when the action that completed it came from a map-frontier plan, else to the team's plans."""
+    seen: list[tuple[dict[str, object], str]] = []
+    original = LeaderAnswerer.answer
+
+    def answer(self: LeaderAnswerer, request: RoleRequest) -> dict[str, object]:
+        reply = original(self, request)
+        # every other decision is labelled a walk of the map (its plan unchanged): both counts get levels
+        reply = {**reply, "source": "map-frontier" if len(seen) % 2 else "scripted"}
+        seen.append((dict(request.context["exploration"]), str(reply["source"])))
+        return reply
+
+    monkeypatch.setattr(LeaderAnswerer, "answer", answer)
+    run = tmp_path / "run"
+    assert main(["play", "maze", "--agent", "team", "--budget", "150", "--out", str(run), "--quiet"]) == 0
+    credited = [(int(c["levels_by_floor"]), int(c["levels_by_team"])) for c, _ in seen]  # type: ignore[call-overload]
+    assert credited[-1][0] >= 1 and credited[-1][1] >= 1, "maze's first levels are completed within 150 steps"
+    for i in range(1, len(seen)):
+        (floor0, team0), (floor1, team1) = credited[i - 1], credited[i]
+        if (floor1, team1) != (floor0, team0):
+            by_floor = seen[i - 1][1] == "map-frontier"
+            assert (floor1 - floor0, team1 - team0) == ((1, 0) if by_floor else (0, 1)), f"call {i}"

@@ -8,7 +8,8 @@ Request context (task "decide", surface = leader.json):
     prediction_accuracy (recent window, 0..1), budget_left, fatal_actions (labels or action dicts predicted to
     lose), exploration ({"actions": path to the nearest untested action, "steps_since_new_state": n,
     "reset_helps", "stale_after", "level_steps": steps on this level, "floor_steps": how many of them walked
-    the map})
+    the map, "levels_by_floor" / "levels_by_team": the game's levels completed so far by an action of the map's
+    walks / of any other plan})
 Reply: {"goal", "plan", "source", "confidence", "reason"}.
 
 Tactics are taken in the order given (the scorers' combined order; with the default `rollout` scorer that
@@ -24,6 +25,10 @@ to the nearest untested action take at least half of the steps beyond it (`floor
 `level_steps - patience`, counted by `floor_steps` in the exploration context), whatever the tactics say;
 tactics that keep finding new states but never the level's end (a sub-goal that is not the goal) would
 otherwise starve the exploration that completes the levels a plain graph explorer completes.
+The game's own record moves that line: once the map's walks have completed more of its levels than the
+tactics and probes have, the walks are owed their share of those levels (at least `floor_share`, at most
+`floor_lead`, 0.8) from a level's first step, with no patience: on such a game the tactics have shown no
+way to a level's end that the floor does not find sooner.
 While accuracy is at least `trust` (0.8) the first tactic is followed (GOAL for level-completing
 sub-goals, DISCOVER for exploration); a level-completing tactic is followed down to `goal_trust` (0.6):
 its plan stops at the first wrong prediction anyway, and a model that keeps missing one detail it cannot
@@ -53,6 +58,8 @@ PATIENCE = 100
 """Steps on one level before the exploration map's walks are owed a share of the level's steps."""
 FLOOR_SHARE = 0.5
 """The share of a level's steps beyond `PATIENCE` that the map's walks get (see `LeaderAnswerer._owed`)."""
+FLOOR_LEAD = 0.8
+"""The most of a level's steps the map's walks are owed when they completed most of the game's levels so far."""
 GOAL_TACTICS = ("level_up", "repeat-level-up", "match-target")
 
 
@@ -131,12 +138,13 @@ class LeaderAnswerer:
     """Trusts rollouts only while measured accuracy is high; otherwise probes."""
 
     def __init__(self, trust: float = TRUST, stale: int = STALE, goal_trust: float = GOAL_TRUST,
-                 patience: int = PATIENCE, floor_share: float = FLOOR_SHARE) -> None:
+                 patience: int = PATIENCE, floor_share: float = FLOOR_SHARE, floor_lead: float = FLOOR_LEAD) -> None:
         self.trust = trust
         self.stale = stale
         self.goal_trust = goal_trust
         self.patience = patience
         self.floor_share = floor_share
+        self.floor_lead = floor_lead
 
     def answer(self, request: RoleRequest) -> dict[str, Any]:
         """Reply content for one "decide" request."""
@@ -224,9 +232,10 @@ class LeaderAnswerer:
         owed = self._owed(exploration)
         if not stale and not owed:
             return None
+        patience, share = self._terms(exploration)
         why = (f"no new state for {since} steps" if stale else
                f"{exploration.get('level_steps')} steps on this level, {exploration.get('floor_steps')} of them "
-               f"exploring (the floor's share beyond {self.patience} is {self.floor_share:.0%})")
+               f"exploring (the floor's share beyond {patience} is {share:.0%})")
         step = self._floor_step(ctx, fatal, budget)
         if step is None:
             return None
@@ -236,8 +245,19 @@ class LeaderAnswerer:
                         f"{why}: walk {len(step) - 1} known steps to the nearest untested action")
 
     def _owed(self, exploration: Mapping[str, Any]) -> bool:
-        """Whether the map's walks have had less than `floor_share` of this level's steps beyond `patience`."""
+        """Whether the map's walks have had less than their share of this level's steps beyond the patience
+        (`_terms`)."""
         steps, walked = exploration.get("level_steps"), exploration.get("floor_steps")
-        if not isinstance(steps, int) or not isinstance(walked, int) or steps <= self.patience:
+        patience, share = self._terms(exploration)
+        if not isinstance(steps, int) or not isinstance(walked, int) or steps <= patience:
             return False
-        return walked < self.floor_share * (steps - self.patience)
+        return walked < share * (steps - patience)
+
+    def _terms(self, exploration: Mapping[str, Any]) -> tuple[int, float]:
+        """(patience, share) on this level: `patience` and `floor_share`, or, once the map's walks have completed
+        more of the game's levels than the other plans, no patience and the walks' part of those levels (at
+        least `floor_share`, at most `floor_lead`)."""
+        by_floor, by_team = exploration.get("levels_by_floor"), exploration.get("levels_by_team")
+        if not isinstance(by_floor, int) or not isinstance(by_team, int) or by_floor <= by_team:
+            return self.patience, self.floor_share
+        return 0, min(self.floor_lead, max(self.floor_share, by_floor / (by_floor + by_team)))

@@ -184,6 +184,26 @@ def test_leader_gives_the_map_its_share_of_a_level_that_runs_long() -> None:
                   fatal_actions=["ACTION1"])["source"] != "map-frontier"
 
 
+def test_leader_owes_the_map_more_once_its_walks_completed_most_levels() -> None:
+    """The game's record: when the walks completed more of its levels than the other plans, they are owed their
+    part of those levels (at least half, at most 0.8) from the level's first step, without patience."""
+    fresh = {**WALK, "steps_since_new_state": 1}
+    early = {**fresh, "level_steps": 10, "floor_steps": 5}
+    assert decide(exploration={**early, "levels_by_floor": 1, "levels_by_team": 1})["source"] == "level_up"
+    assert decide(exploration={**early, "levels_by_floor": 0, "levels_by_team": 3})["source"] == "level_up"
+    owed = decide(exploration={**early, "levels_by_floor": 2, "levels_by_team": 1})
+    assert owed["source"] == "map-frontier" and "share beyond 0 is 67%" in owed["reason"]
+    # capped at 0.8: with 8 of 10 steps walked the tactic runs even after a record of floor levels only
+    assert decide(exploration={**fresh, "level_steps": 10, "floor_steps": 7, "levels_by_floor": 3,
+                               "levels_by_team": 0})["source"] == "map-frontier"
+    assert decide(exploration={**fresh, "level_steps": 10, "floor_steps": 8, "levels_by_floor": 3,
+                               "levels_by_team": 0})["source"] == "level_up"
+    # three of five levels: the walks are owed 60% of the steps
+    record = {**fresh, "level_steps": 10, "levels_by_floor": 3, "levels_by_team": 2}
+    assert decide(exploration={**record, "floor_steps": 5})["source"] == "map-frontier"
+    assert decide(exploration={**record, "floor_steps": 6})["source"] == "level_up"
+
+
 def test_leader_does_not_start_a_walk_with_a_fatal_action() -> None:
     reply = decide(exploration=WALK, fatal_actions=["ACTION1"])
     assert reply["source"] != "map-frontier"
