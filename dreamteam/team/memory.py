@@ -48,7 +48,8 @@ class StepMemory:
     """The source of the plan that sent the last action ("map-frontier" for the map's walks)."""
     levels_by_floor: int = 0
     levels_by_team: int = 0
-    """Levels completed by an action of the map's walks, and by any other plan (tactics, probes)."""
+    """Levels completed by an action of the map's walks after the other plans had at least as many of the
+    level's steps, and levels completed by an action of any other plan (tactics, probes)."""
     exploration: dict[str, Any] = field(default_factory=dict)
     regression: list[dict[str, Any]] = field(default_factory=list)
     """The regression window as a slow step began (read once; the role nodes read it in parallel)."""
