@@ -116,13 +116,9 @@ class TeamLogic(RoleNodes):
         self.ws.commit_step(record)
         self._tag_levels(pending["step"], level, obs.levels_completed)
         if obs.levels_completed > level:
-            # A level the map's walks completed is evidence against the tactics only when they had their say
-            # first (at least as many of the level's steps): at a game's start, before the world model fits,
-            # the walks complete the easy levels alone.
-            if self.mem.sent_by != "map-frontier":
-                self.mem.levels_by_team += 1
-            elif self.mem.level_steps - self.mem.floor_steps >= self.mem.floor_steps:
-                self.mem.levels_by_floor += 1
+            credit = credited(self.mem.sent_by, self.mem.level_steps, self.mem.floor_steps)
+            self.mem.levels_by_floor += credit == "floor"
+            self.mem.levels_by_team += credit == "team"
         self.mem.patches, self.mem.flags, self.mem.ranking = [], [], []
         self.mem.actions.append(label)
         if obs.game_over:
@@ -224,6 +220,16 @@ class TeamLogic(RoleNodes):
             self.mem.floor_steps += 1
         return {"action": action, "plan": plan, "pending": {"step": obs.step, "action": action},
                 "step": obs.step + 1}
+
+
+def credited(sent_by: str, level_steps: int, floor_steps: int) -> str | None:
+    """Who a completed level is credited to, for the leader's floor share: "team" when its last action came
+    from a tactic or a probe; "floor" when it came from a walk of the map (`sent_by` "map-frontier") after the
+    other plans had at least as many of the level's steps; else nobody (at a game's start, before the world
+    model fits, the walks complete the easy levels alone: no evidence against the tactics)."""
+    if sent_by != "map-frontier":
+        return "team"
+    return "floor" if level_steps - floor_steps >= floor_steps else None
 
 
 def _deadly(transitions: list[dict[str, Any]]) -> set[tuple[str, str]]:

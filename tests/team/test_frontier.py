@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from dreamteam.backends.symbolic.leader import LeaderAnswerer, decision
 from dreamteam.cli import main
 from dreamteam.protocols import RoleRequest
+from dreamteam.team.logic import credited
 from dreamteam.workspace import Workspace
 
 
@@ -86,27 +89,44 @@ def test_the_harness_counts_the_level_s_steps_taken_on_the_map_s_walks(tmp_path:
         walked += 1 if (i + 1) % 3 else 0
 
 
-def test_the_harness_credits_each_level_to_the_plan_that_sent_its_last_action(tmp_path: Path,
-                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    """The leader reads which plans completed the game's levels (leader.py, `_terms`): a level goes to the
-    map's walks when the action that completed it came from a map-frontier plan, else to the team's plans."""
-    seen: list[tuple[dict[str, object], str]] = []
+
+def _credited_play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, walk: Callable[[dict[str, Any], int], bool],
+                   budget: int = 150) -> list[tuple[int, int, str]]:
+    """Play maze with the symbolic leader, its decisions relabelled: a walk of the map where `walk(exploration
+    context, plan length)` says so, else a scripted plan. Returns, per decision, the credited
+    (levels_by_floor, levels_by_team) it saw and the label it got."""
+    seen: list[tuple[int, int, str]] = []
     original = LeaderAnswerer.answer
 
-    def answer(self: LeaderAnswerer, request: RoleRequest) -> dict[str, object]:
+    def answer(self: LeaderAnswerer, request: RoleRequest) -> dict[str, Any]:
         reply = original(self, request)
-        # every other decision is labelled a walk of the map (its plan unchanged): both counts get levels
-        reply = {**reply, "source": "map-frontier" if len(seen) % 2 else "scripted"}
-        seen.append((dict(request.context["exploration"]), str(reply["source"])))
+        context = request.context["exploration"]
+        label = "map-frontier" if walk(context, len(reply["plan"])) else "scripted"
+        reply = {**reply, "source": label}
+        seen.append((int(context["levels_by_floor"]), int(context["levels_by_team"]), label))
         return reply
 
     monkeypatch.setattr(LeaderAnswerer, "answer", answer)
     run = tmp_path / "run"
-    assert main(["play", "maze", "--agent", "team", "--budget", "150", "--out", str(run), "--quiet"]) == 0
-    credited = [(int(c["levels_by_floor"]), int(c["levels_by_team"])) for c, _ in seen]  # type: ignore[call-overload]
-    assert credited[-1][0] >= 1 and credited[-1][1] >= 1, "maze's first levels are completed within 150 steps"
-    for i in range(1, len(seen)):
-        (floor0, team0), (floor1, team1) = credited[i - 1], credited[i]
-        if (floor1, team1) != (floor0, team0):
-            by_floor = seen[i - 1][1] == "map-frontier"
-            assert (floor1 - floor0, team1 - team0) == ((1, 0) if by_floor else (0, 1)), f"call {i}"
+    assert main(["play", "maze", "--agent", "team", "--budget", str(budget), "--out", str(run), "--quiet"]) == 0
+    return seen
+
+
+def test_the_harness_credits_a_level_to_the_plan_that_sent_its_last_action(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The leader reads which plans completed the game's levels (leader.py, `_terms`): a level goes to the
+    team's plans when its last action came from one of them (maze's levels fall to its tactics)."""
+    seen = _credited_play(tmp_path, monkeypatch, lambda c, n: False)
+    assert seen[-1][0] == 0 and seen[-1][1] >= 2, "maze's first levels fall to its tactics within 150 steps"
+    assert credited("level_up", 10, 9) == "team"
+    assert credited("map-frontier", 10, 5) == "floor"  # the other plans had half of the level's steps
+    assert credited("map-frontier", 10, 6) is None  # the walks had most of them
+
+
+def test_levels_the_walks_completed_alone_are_no_evidence_against_the_tactics(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every decision a walk of the map: the levels are completed, none of them is credited to the walks (the
+    tactics never had their say; at a game's start the walks complete the easy levels alone)."""
+    seen = _credited_play(tmp_path, monkeypatch, lambda c, n: True, budget=120)
+    assert seen[-1] == (0, 0, "map-frontier")
+    assert Workspace.open(tmp_path / "run" / "workspace").repo.tags, "no level tagged"
