@@ -18,7 +18,6 @@ per step, so a whole share of the development set runs in minutes. Option sets (
   team-wait64    the team's map waiting in a sink for 64 unchanged frames instead of 24
   team-coarse    the team's map without finer clicks once nothing untested is reachable (finer_clicks off)
   team-nomarks   the team's map keying states by frames as they are (click_marks off)
-  team-uncentred the team's map clicking the pixel chosen in a segment, not its game cell's centre (centre_clicks off)
 Each set plays every game once with the same seed; the table lists totals and the games where sets differ.
 """
 
@@ -56,7 +55,6 @@ SETS: dict[str, dict[str, Any]] = {
     "team-wait64": {**TEAM, "stall_wait": 64},
     "team-coarse": {**TEAM, "finer_clicks": False},
     "team-nomarks": {**TEAM, "click_marks": False},
-    "team-uncentred": {**TEAM, "centre_clicks": False},
 }
 
 

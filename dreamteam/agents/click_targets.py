@@ -37,7 +37,7 @@ def salience(comp: Component, colour_share: float, scale: PixelScale) -> float:
 
 def rank_click_targets(
     grid: Grid, mask: BoolMask | None = None, scale: PixelScale | None = None, limit: int = 16,
-    enclosed: bool = False, rng: random.Random | None = None, centre: bool = False,
+    enclosed: bool = False, rng: random.Random | None = None,
 ) -> tuple[ClickTarget, ...]:
     """Up to `limit` clicks, one per non-background segment outside the mask, most salient first; with
     `enclosed`, also one per region of the background colour cut off from its largest region (the inside of
@@ -45,8 +45,7 @@ def rank_click_targets(
 
     Each segment is clicked at its cell nearest the centroid, or with `rng` at one of its unmasked cells drawn
     from `rng` (where the part of an object clicked matters, as in a block of marks clicked cell by cell, a
-    fixed cell never tries the others; a random agent does). With `centre` and a detected scale, the pixel is
-    moved to the centre of its game cell when that pixel belongs to the segment too (see `centred`)."""
+    fixed cell never tries the others; a random agent does)."""
     px = scale or PixelScale()
     background = background_of(grid, mask)
     visible = grid if mask is None else grid[~mask]
@@ -60,8 +59,6 @@ def rank_click_targets(
         candidates += holes[1:]
     for comp in candidates:
         y, x = comp.representative_cell() if rng is None else _drawn_cell(comp, mask, rng)
-        if centre:
-            y, x = centred(grid, y, x, px, mask)
         if mask is not None and mask[y, x]:
             continue
         score = salience(comp, counts[comp.colour] / total, px)
@@ -69,20 +66,6 @@ def rank_click_targets(
         ranked.append((-target.salience, y, x, target))
     ranked.sort(key=lambda item: item[:3])
     return tuple(item[3] for item in ranked[:limit])
-
-
-def centred(grid: Grid, y: int, x: int, scale: PixelScale, mask: BoolMask | None = None) -> tuple[int, int]:
-    """(y, x) moved to the centre pixel of the game cell of `scale` that holds it, when that pixel shows the same
-    colour and is not masked (a wrong scale, or a pixel outside every whole cell, leaves it where it is)."""
-    if scale.scale < 2:
-        return y, x
-    cell = scale.to_cell(x, y)
-    if cell is None:
-        return y, x
-    cx, cy = scale.to_display(*cell)
-    if grid[cy, cx] != grid[y, x] or (mask is not None and mask[cy, cx]):
-        return y, x
-    return cy, cx
 
 
 def _drawn_cell(comp: Component, mask: BoolMask | None, rng: random.Random) -> tuple[int, int]:

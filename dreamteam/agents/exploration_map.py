@@ -67,10 +67,6 @@ class ExplorerOptions:
     """Learn the game's click mark (a cross or ring drawn at the clicked pixel that fades after some frames,
     see `dreamteam.perception.click_marks`) and key states by frames with recent clicks' marks removed: with
     the mark in the key, every click looks like a move to a new state."""
-    centre_clicks: bool = False
-    """Click a segment at the centre pixel of the game cell (of the level's detected scale) that holds the pixel
-    chosen: the game reads the same cell, and a mark a game draws at the clicked cell's centre is then drawn
-    at the same place relative to every click (one drawing to learn, not one per pixel of the cell)."""
     balance_kinds: bool = False
     """Order a new state's candidates by how often each was tried so far in the level, in any state: action
     kinds least tried first (ties in seeded random order), clicks by how often their cell was clicked. Where
@@ -260,8 +256,7 @@ class ExplorationMap:
             return simple
         clicks = tuple(t.action for t in rank_click_targets(grid, mem.mask, mem.scale, self.options.max_click_targets,
                                                             self.options.click_enclosed,
-                                                            self._rng if self.options.sample_cells else None,
-                                                            self.options.centre_clicks))
+                                                            self._rng if self.options.sample_cells else None))
         return self._balanced(grid, simple, clicks) if self.options.balance_kinds else simple + clicks
 
     def _balanced(self, grid: Grid, simple: tuple[Action, ...], clicks: tuple[Action, ...]) -> tuple[Action, ...]:

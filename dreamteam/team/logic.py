@@ -35,7 +35,7 @@ STALL_WAIT = 24
 """Unchanged frames the team's map waits in a sink before leaving it (games hold still before a level-up)."""
 MAP_OPTIONS = ExplorerOptions(shuffle=True, idle_colour_after=IDLE_COLOUR_AFTER, click_enclosed=True,
                               balance_kinds=True, sample_cells=True, momentum=0.75, stall_wait=STALL_WAIT,
-                              finer_clicks=True, click_marks=True, centre_clicks=True)
+                              finer_clicks=True, click_marks=True)
 """The team's exploration map (its floor): options the explorer baseline leaves off, measured side by side
 with `scripts/bench_floor.py` (docs/benchmarks.md)."""
 PLAN_SURFACES = {"observation": "observable.py", "dynamics": "dynamics.py", "strategy": "strategy.py"}

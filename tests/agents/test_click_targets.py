@@ -6,8 +6,7 @@ import random
 
 import numpy as np
 
-from dreamteam.agents.click_targets import centred, rank_click_targets
-from dreamteam.perception import PixelScale
+from dreamteam.agents.click_targets import rank_click_targets
 
 
 def _ring_frame() -> np.ndarray:
@@ -48,22 +47,3 @@ def test_drawn_cells_stay_on_the_object_off_the_mask_and_cover_its_parts() -> No
     assert len(drawn) > 10  # the ring's 19 unmasked cells, not one fixed cell
     fixed = {(t.action.x, t.action.y) for _ in range(3) for t in rank_click_targets(grid) if t.colour == 3}
     assert len(fixed) == 1  # without `rng`: the cell nearest the centroid, every time
-
-
-def test_centred_clicks_land_on_the_centre_pixel_of_their_game_cell() -> None:
-    """At a detected scale, a drawn pixel moves to its game cell's centre: an L of three 4x4 cells is clicked at
-    three pixels at most, each a cell centre (offset grid: cells start at pixel 2); a pixel whose cell centre
-    shows another colour (a wrong scale) stays where it is."""
-    grid = np.zeros((64, 64), dtype=np.int8)
-    for cx, cy in ((1, 1), (2, 1), (1, 2)):
-        grid[2 + cy * 4 : 6 + cy * 4, 2 + cx * 4 : 6 + cx * 4] = 3
-    scale = PixelScale(4, 2, 2)
-    rng = random.Random(0)
-    clicked = set()
-    for _ in range(60):
-        (target,) = rank_click_targets(grid, scale=scale, rng=rng, centre=True)
-        clicked.add((target.action.x, target.action.y))
-    assert clicked == {scale.to_display(1, 1), scale.to_display(2, 1), scale.to_display(1, 2)}
-    assert len({(t.action.x, t.action.y) for _ in range(60)
-                for t in rank_click_targets(grid, scale=scale, rng=rng)}) > 3  # without `centre`: any pixel
-    assert centred(grid, 6, 6, PixelScale(8, 0, 0)) == (6, 6)  # that cell's centre (4, 4) is background
