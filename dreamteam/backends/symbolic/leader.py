@@ -8,8 +8,8 @@ Request context (task "decide", surface = leader.json):
     prediction_accuracy (recent window, 0..1), budget_left, fatal_actions (labels or action dicts predicted to
     lose), exploration ({"actions": path to the nearest untested action, "steps_since_new_state": n,
     "reset_helps", "stale_after", "level_steps": steps on this level, "floor_steps": how many of them walked
-    the map, "levels_by_floor" / "levels_by_team": the game's levels completed so far by an action of the map's
-    walks / of any other plan})
+    the map, "levels_by_floor" / "levels_by_team": the game's levels credited so far to the map's walks / to
+    any other plan, see `dreamteam.team.logic.credited`})
 Reply: {"goal", "plan", "source", "confidence", "reason"}.
 
 Tactics are taken in the order given (the scorers' combined order; with the default `rollout` scorer that
@@ -25,8 +25,8 @@ to the nearest untested action take at least half of the steps beyond it (`floor
 `level_steps - patience`, counted by `floor_steps` in the exploration context), whatever the tactics say;
 tactics that keep finding new states but never the level's end (a sub-goal that is not the goal) would
 otherwise starve the exploration that completes the levels a plain graph explorer completes.
-The game's own record moves that line: once the map's walks have completed more of its levels than the
-tactics and probes have, the walks are owed their share of those levels (at least `floor_share`, at most
+The game's own record moves that line: once more of its levels are credited to the map's walks than to the
+tactics and probes (a walk completed them after the tactics had their say), the walks are owed their share of those levels (at least `floor_share`, at most
 `floor_lead`, 0.8) from a level's first step, with no patience: on such a game the tactics have shown no
 way to a level's end that the floor does not find sooner.
 While accuracy is at least `trust` (0.8) the first tactic is followed (GOAL for level-completing
