@@ -37,6 +37,24 @@ def _blocks(half: int) -> tuple[Grid, list[tuple[int, int]]]:
     return base, centres
 
 
+def _teaching(duration: int) -> list[Action]:
+    """Clicks at four pixels of a MarkedRoom, each followed by enough moves for its cross to fade."""
+    teach: list[Action] = []
+    for x, y in ((40, 12), (12, 44), (52, 52), (28, 28)):
+        teach += [Action(CLICK, x, y)] + [Action(4), Action(3)] * duration
+    return teach
+
+
+def _select(tracker: ClickMarkTracker, base: Grid, centres: list[tuple[int, int]], steps: int, colour: int) -> None:
+    """Click blocks in turn, each click outlining its block in `colour` until the next click (a selection)."""
+    for step in range(steps):
+        cx, cy = centres[(step * 5) % len(centres)]
+        frame = base.copy()
+        frame[cy - 2 : cy + 3, cx - 2 : cx + 3] = colour
+        frame[cy, cx] = 3
+        tracker.frame(frame, Action(CLICK, cx, cy))
+
+
 def test_learns_a_cross_that_fades_and_removes_it() -> None:
     env, tracker = MarkedRoom(duration=5), ClickMarkTracker()
     actions = []
@@ -75,12 +93,7 @@ def test_a_selection_undone_by_the_next_click_is_not_a_mark() -> None:
     tracker = ClickMarkTracker()
     base, centres = _blocks(2)
     tracker.frame(base.copy(), None)
-    for step in range(80):
-        cx, cy = centres[(step * 5) % len(centres)]
-        frame = base.copy()
-        frame[cy - 2 : cy + 3, cx - 2 : cx + 3] = 11
-        frame[cy, cx] = 3
-        tracker.frame(frame, Action(CLICK, cx, cy))
+    _select(tracker, base, centres, 80, 11)
     assert tracker.mark is None
 
 
@@ -93,10 +106,7 @@ def test_once_learned_no_mark_is_left(actions: list[Action], duration: int) -> N
     """Whatever the player does once the mark is known, no frame comes back with a cross (what the cross
     hid while the player moved under it is a guess: the cells it covered keep their last seen value)."""
     env, tracker = MarkedRoom(duration=duration, goal=(9, 9)), ClickMarkTracker()
-    teach = []
-    for x, y in ((40, 12), (12, 44), (52, 52), (28, 28)):
-        teach += [Action(CLICK, x, y)] + [Action(4), Action(3)] * duration
-    _feed(env, tracker, teach)
+    _feed(env, tracker, _teaching(duration))
     assert tracker.mark is not None and tracker.mark.duration == duration
     for got, _ in _feed(MarkedRoom(duration=duration, goal=(9, 9)), tracker, actions):
         assert not (got == 10).any()
@@ -134,19 +144,11 @@ def test_a_learned_mark_is_kept_when_later_drawings_disagree() -> None:
     """After the cross is learned, clicks that outline blocks until the next click (a selection, not a
     mark) become the commonest drawing: the tracker keeps the cross rather than dropping it."""
     env, tracker = MarkedRoom(duration=4), ClickMarkTracker()
-    teach = []
-    for x, y in ((40, 12), (12, 44), (52, 52), (28, 28)):
-        teach += [Action(CLICK, x, y)] + [Action(4), Action(3)] * 4
-    _feed(env, tracker, teach)
+    _feed(env, tracker, _teaching(4))
     learned = tracker.mark
     assert learned is not None
     base, centres = _blocks(2)
     tracker.interrupt()
     tracker.frame(base.copy(), None)
-    for step in range(60):
-        cx, cy = centres[(step * 5) % len(centres)]
-        frame = base.copy()
-        frame[cy - 2 : cy + 3, cx - 2 : cx + 3] = 6
-        frame[cy, cx] = 3
-        tracker.frame(frame, Action(CLICK, cx, cy))
+    _select(tracker, base, centres, 60, 6)
     assert tracker.mark == learned
