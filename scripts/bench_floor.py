@@ -18,6 +18,9 @@ per step, so a whole share of the development set runs in minutes. Option sets (
   team-wait64    the team's map waiting in a sink for 64 unchanged frames instead of 24
   team-coarse    the team's map without finer clicks once nothing untested is reachable (finer_clicks off)
   team-nomarks   the team's map keying states by frames as they are (click_marks off)
+  team-sighted   the team's map clicking every object in every state (blind_clicks off)
+  team-nothin    the team's map masking only bars that tick on nearly every changing step (thin_bars off)
+  random         the random baseline (not the map: for the games where a random agent beats the floor)
 Each set plays every game once with the same seed; the table lists totals and the games where sets differ.
 """
 
@@ -55,7 +58,12 @@ SETS: dict[str, dict[str, Any]] = {
     "team-wait64": {**TEAM, "stall_wait": 64},
     "team-coarse": {**TEAM, "finer_clicks": False},
     "team-nomarks": {**TEAM, "click_marks": False},
+    "team-sighted": {**TEAM, "blind_clicks": False},
+    "team-nothin": {**TEAM, "hud": dataclasses.replace(MAP_OPTIONS.hud, thin_bars=False)},
+    "random": {},
 }
+AGENT_OF_SET = {"random": "random"}
+"""Sets played by another agent than the explorer (with no options)."""
 
 
 class _Hung(Exception):
@@ -69,7 +77,7 @@ def _alarm(signum: int, frame: Any) -> None:
 def _play(job: tuple[str, str, str, int, float]) -> dict[str, Any]:
     env_dir, game_id, set_name, budget, timeout = job
     arena = Arena(Catalog.scan([Path(env_dir)]))
-    agent = build_agent("explorer", seed=0, **SETS[set_name])
+    agent = build_agent(AGENT_OF_SET.get(set_name, "explorer"), seed=0, **SETS[set_name])
     start = time.monotonic()
     signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(int(timeout * 1.5) + 5)  # a step that hangs is cut off; the deadline below is cooperative
