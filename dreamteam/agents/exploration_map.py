@@ -21,6 +21,11 @@ from dreamteam.perception.click_marks import ClickMarkTracker
 from dreamteam.types import CLICK, RESET, Action, Grid, Observation
 
 HUD_WINDOW = 64
+BLIND_AFTER = 3
+BLIND_ODDS = 3
+"""Clicks are taken as blind once in `BLIND_AFTER` states, and in `BLIND_ODDS` times as many states as not, the
+clicks tested there all led to one next state (a state keyed by its frame can hide a counter, so the same
+click from it now and then leads elsewhere)."""
 IDLE_KIND_AFTER = 3
 """With `balance_kinds`, an action kind tried this often without ever changing the frame comes last."""
 DEFAULT_HUD_CHECKS = (6, 12, 24, 48, 96, 192, 384, 768)
@@ -67,6 +72,11 @@ class ExplorerOptions:
     """Learn the game's click mark (a cross or ring drawn at the clicked pixel that fades after some frames,
     see `dreamteam.perception.click_marks`) and key states by frames with recent clicks' marks removed: with
     the mark in the key, every click looks like a move to a new state."""
+    blind_clicks: bool = False
+    """Learn that the game's clicks ignore where they land (in states with two or more clicks tested, they
+    nearly always changed the frame to one next state, see `BLIND_AFTER`), and then click once per state:
+    every further click there is the same action again. Where a click is a plain "act" or "confirm", one
+    click per object in every state multiplies the states' untested actions by the objects on screen."""
     balance_kinds: bool = False
     """Order a new state's candidates by how often each was tried so far in the level, in any state: action
     kinds least tried first (ties in seeded random order), clicks by how often their cell was clicked. Where
@@ -115,6 +125,10 @@ class ExplorationMap:
         self.new_states = 0
         self.steps_since_new = 0
         self.at_level_start = True
+        self.click_verdicts: dict[tuple[int, StateKey], bool] = {}
+        """Per (level, state) with two or more clicks tested: whether they all led to the same changed frame."""
+        self.blind = False
+        """Whether the game's clicks are learned to ignore where they land (see `blind_clicks`)."""
         self.marks = ClickMarkTracker()
         """The game's click mark, learned across levels (see `click_marks`)."""
         self._seen_raw: Grid | None = None
@@ -257,7 +271,14 @@ class ExplorationMap:
         clicks = tuple(t.action for t in rank_click_targets(grid, mem.mask, mem.scale, self.options.max_click_targets,
                                                             self.options.click_enclosed,
                                                             self._rng if self.options.sample_cells else None))
-        return self._balanced(grid, simple, clicks) if self.options.balance_kinds else simple + clicks
+        ranked = self._balanced(grid, simple, clicks) if self.options.balance_kinds else simple + clicks
+        return self._one_click(ranked) if self.blind else ranked
+
+    @staticmethod
+    def _one_click(actions: tuple[Action, ...], keep: frozenset[Action] = frozenset()) -> tuple[Action, ...]:
+        """The actions with only their first click (and the clicks in `keep`)."""
+        first = next((a for a in actions if a.id == CLICK), None)
+        return tuple(a for a in actions if a.id != CLICK or a == first or a in keep)
 
     def _balanced(self, grid: Grid, simple: tuple[Action, ...], clicks: tuple[Action, ...]) -> tuple[Action, ...]:
         """Simple actions and the first click by how often their kind was tried in the level (least first,
@@ -292,12 +313,40 @@ class ExplorationMap:
             self.idle_tries[key] += 1
         self._count_kind(pending.action, changed=key != pending.key)
         self._count_colour(pending, changed=key != pending.key)
+        if pending.action.id == CLICK and self.options.blind_clicks:
+            self._judge_clicks(pending.key)
         checks = self.options.hud_checks
         if mem.hud_checks_done < len(checks) and len(mem.steps) >= checks[mem.hud_checks_done]:
             mem.hud_checks_done += 1
             if self._refresh_hud(mem):
                 return mem.key(grid)
         return key
+
+    def _judge_clicks(self, key: StateKey) -> None:
+        """Record whether the clicks tested in `key` all changed the frame to one next state (or differed), then
+        learn or unlearn that clicks are blind: the current level's states then keep one click each (or get
+        their clicks back)."""
+        self._click_verdict(key)
+        self._settle_blind()
+
+    def _click_verdict(self, key: StateKey) -> None:
+        outcomes = {nxt for a, nxt in self.memory.graph.edges.get(key, {}).items() if a.id == CLICK}
+        tested = sum(a.id == CLICK for a in self.memory.graph.edges.get(key, {}))
+        if tested >= 2 and (len(outcomes) > 1 or outcomes != {key}):
+            self.click_verdicts[(self.level, key)] = len(outcomes) == 1
+
+    def _settle_blind(self) -> None:
+        agree = sum(self.click_verdicts.values())
+        blind = agree >= BLIND_AFTER and agree >= BLIND_ODDS * (len(self.click_verdicts) - agree)
+        if blind == self.blind:
+            return
+        self.blind = blind
+        graph = self.memory.graph
+        for state, actions in list(graph.candidates.items()):
+            if blind:
+                graph.candidates[state] = self._one_click(actions, frozenset(graph.edges.get(state, {})))
+            elif (grid := self.memory.state_grids.get(state)) is not None:
+                graph.add_candidates(state, self._candidates(grid, self.memory))
 
     def _record_death(self) -> None:
         """Mark the pending edge as one that ended the game."""
@@ -379,6 +428,11 @@ class ExplorationMap:
             else:
                 mem.graph.record(before_key, step.action, self._enter_state(step.after))
         self._plan = []
+        if self.options.blind_clicks:  # the verdicts were keyed by the old mask's states
+            self.click_verdicts = {k: v for k, v in self.click_verdicts.items() if k[0] != self.level}
+            for key in mem.graph.candidates:
+                self._click_verdict(key)
+            self._settle_blind()
 
     def _choose(self, key: StateKey) -> Action | None:
         """Known exit, else planned path, else untested here, else BFS to the frontier, else random."""
@@ -461,7 +515,7 @@ class ExplorationMap:
         each has been clicked (a scale read from a sparse frame can span several game cells), down to pixels."""
         mem = self.memory
         grid = mem.state_grids.get(key)
-        if not self.options.finer_clicks or CLICK not in self._available or grid is None:
+        if not self.options.finer_clicks or CLICK not in self._available or grid is None or self.blind:
             return False
         known = mem.graph.candidates.get(key, ())
         clicked = [(a.x, a.y) for a in known if a.id == CLICK and a.x is not None and a.y is not None]

@@ -16,6 +16,8 @@ from dreamteam.types import Grid
 MASKED_VALUE = 16
 COUNTER_SPREAD = 3.0
 """A two-way region counts as a counter only if all its changed cells fit in this many steps' worth of change."""
+THIN_BAR_TICKS = 3
+"""Steps and cells a thin one-way line must have changed on to be a bar (`HudSettings.thin_bars`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +29,10 @@ class HudSettings:
     max_area_fraction: float = 0.25
     join_radius: int = 1
     click_radius: int = 2
+    thin_bars: bool = False
+    """Also mask a one-way region that is a line one or two pixels thick, however seldom it ticks (a budget
+    that only some actions use up: a count of flips, shots or moves left drawn as a bar). Without it a bar
+    must tick on nearly every step that changed anything."""
 
 
 def empty_mask(shape: tuple[int, int] = (64, 64)) -> BoolMask:
@@ -118,6 +124,18 @@ def _is_used_up_bar(area: BoolMask, ev: _Evidence, cfg: HudSettings) -> bool:
     return len(hits) >= cfg.min_steps and _often(hits, cfg.min_fraction)
 
 
+def _is_thin_bar(area: BoolMask, ev: _Evidence) -> bool:
+    """A line one or two pixels thick that changed only one way, on at least `THIN_BAR_TICKS` steps and over as
+    many cells (a budget bar ticking on the actions that use it up)."""
+    changed_here = np.logical_or.reduce(ev.changes) & area
+    if np.any(ev.from_bits[changed_here] & ev.to_bits[changed_here]):
+        return False
+    ys, xs = np.nonzero(changed_here)
+    if len(ys) < THIN_BAR_TICKS or min(ys.max() - ys.min(), xs.max() - xs.min()) > 1:
+        return False
+    return sum(bool(c[area].any()) for c in ev.changes) >= THIN_BAR_TICKS
+
+
 def _is_counter_like(area: BoolMask, ev: _Evidence, cfg: HudSettings) -> bool:
     """A compact spot that changes (both ways) on nearly every step whatever the action."""
     active = [bool(c[area].any()) for c in ev.changes]
@@ -184,6 +202,13 @@ def detect_hud_from_pairs(
     hud = empty_mask(shape)
     for area in _status_regions(areas, ev, cfg):
         hud |= _extent(union & area, pairs[0][0], cfg)
+    if cfg.thin_bars:
+        # Lines are taken apart from their neighbours (no joining gap): a budget bar is often drawn a pixel or
+        # two from a marker that moves both ways (a selection, a cursor).
+        for line in segment(union.astype(np.int8), background=0).objects:
+            area = line.full_mask()
+            if not (area & hud).any() and not _answers_clicks(area, ev, cfg.click_radius) and _is_thin_bar(area, ev):
+                hud |= _extent(area, pairs[0][0], cfg)
     return hud
 
 

@@ -19,6 +19,7 @@ import numpy as np
 from dreamteam.agents.exploration_map import ExplorationMap, ExplorerOptions
 from dreamteam.codec import decode_grid, encode_grid, grid_hash
 from dreamteam.graph.state import StepState, fast_path
+from dreamteam.perception import HudSettings
 from dreamteam.scorers import ScorerSet
 from dreamteam.team.memory import StepMemory
 from dreamteam.team.ports import PatchLifecycle, PatchResult, WorldModel
@@ -35,7 +36,8 @@ STALL_WAIT = 24
 """Unchanged frames the team's map waits in a sink before leaving it (games hold still before a level-up)."""
 MAP_OPTIONS = ExplorerOptions(shuffle=True, idle_colour_after=IDLE_COLOUR_AFTER, click_enclosed=True,
                               balance_kinds=True, sample_cells=True, momentum=0.75, stall_wait=STALL_WAIT,
-                              finer_clicks=True, click_marks=True)
+                              finer_clicks=True, click_marks=True, hud=HudSettings(thin_bars=True),
+                              blind_clicks=True)
 """The team's exploration map (its floor): options the explorer baseline leaves off, measured side by side
 with `scripts/bench_floor.py` (docs/benchmarks.md)."""
 PLAN_SURFACES = {"observation": "observable.py", "dynamics": "dynamics.py", "strategy": "strategy.py"}

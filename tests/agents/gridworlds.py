@@ -441,6 +441,59 @@ class MarkedRoom:
         return self.frame(action)
 
 
+@dataclass
+class RowFlip:
+    """ACTION1-4 pick one of four rows of lamps; a click anywhere flips every lamp of the picked row (where it
+    lands does not matter). The rows of `goal` lit wins. Twelve decoy blocks give a click many objects to land on, and
+    a one-pixel bar under the lamps loses a pixel with every flip (a budget only flips use up).
+    """
+
+    goal: tuple[bool, ...] = (True, False, True, False)
+    row: int = 0
+    lit: list[bool] = field(default_factory=lambda: [False] * 4)
+    flips: int = 0
+    actions: int = 0
+    state: str = "NOT_FINISHED"
+    info: GameInfo = field(default_factory=lambda: GameInfo("rowflip-test", "rowflip", (1, 2, 3, 4, CLICK)))
+
+    def render(self) -> Grid:
+        """The current 64x64 frame: 16x16 cells of 4 pixels, the bar in pixel row 62."""
+        cells = np.zeros((16, 16), dtype=np.int8)
+        for r, on in enumerate(self.lit):
+            cells[1 + r, 2:10] = 14 if on else 2
+        cells[1 + self.row, 0] = 10
+        for i in range(12):
+            cells[8 + 2 * (i // 4), 2 + 3 * (i % 4)] = 7
+        grid = np.repeat(np.repeat(cells, 4, axis=0), 4, axis=1)
+        grid[62, 8 : 8 + max(0, 40 - self.flips)] = 12
+        return grid
+
+    def observe(self, action: Action | None) -> Observation:
+        """Observation of the current state."""
+        grid = self.render()
+        return Observation(grid, (grid,), self.state, int(self.state == "WIN"), 1, (1, 2, 3, 4, CLICK),
+                           self.actions, action)
+
+    def reset(self) -> Observation:
+        """All lamps off, row 0 picked."""
+        self.row, self.lit, self.flips, self.state = 0, [False] * 4, 0, "NOT_FINISHED"
+        return self.observe(Action(RESET))
+
+    def step(self, action: Action) -> Observation:
+        """Pick a row or flip the picked one."""
+        self.actions += 1
+        if action.id == RESET:
+            return self.reset()
+        if action.id in MOVES:
+            self.row = action.id - 1
+        elif action.is_click:
+            self.lit[self.row] = not self.lit[self.row]
+            self.flips += 1
+        if tuple(self.lit) == self.goal:
+            self.state = "WIN"
+        return self.observe(action)
+
+
 @dataclass(frozen=True, slots=True)
 class Played:
     """One agent decision: the observation it saw and the action it chose."""
@@ -450,7 +503,8 @@ class Played:
 
 
 def play(
-    env: MazeWorld | LampPuzzle | TrapLine | Comet | Pause | PairClick | MarkedRoom, agent: object, budget: int
+    env: MazeWorld | LampPuzzle | TrapLine | Comet | Pause | PairClick | MarkedRoom | RowFlip, agent: object,
+    budget: int,
 ) -> tuple[list[Played], Observation]:
     """Drive `agent` like the real runner: RESET after GAME_OVER without asking the agent; stop at WIN."""
     agent.begin(env.info, budget)  # type: ignore[attr-defined]

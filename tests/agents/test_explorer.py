@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from dreamteam.agents.explorer import ExplorerAgent
+from dreamteam.perception import HudSettings
 from dreamteam.protocols import Agent
 from dreamteam.types import CLICK, RESET, Action, GameInfo, Grid, Observation
 from tests.agents.gridworlds import (
@@ -21,6 +22,7 @@ from tests.agents.gridworlds import (
     PairClick,
     Pause,
     Played,
+    RowFlip,
     TrapLine,
     play,
 )
@@ -420,3 +422,32 @@ def test_the_map_hands_out_the_frame_it_keys() -> None:
     other = obs.grid.copy()
     other[0, 0] = 3
     assert agent.map.as_keyed(other) is other
+
+
+@pytest.mark.parametrize("blind", [False, True])
+def test_clicks_learned_to_ignore_where_they_land_are_tried_once_per_state(blind: bool) -> None:
+    """RowFlip's click flips the picked row wherever it lands: one click per object in every state spends the
+    budget on twelve decoys; once clicks are learned to be blind each state gets one."""
+    agent = ExplorerAgent(0, blind_clicks=blind, hud=HudSettings(thin_bars=True))
+    history, last = play(RowFlip(goal=(True, True, True, False)), agent, 300)
+    assert agent.map.blind is blind
+    assert (last.state == "WIN") is blind, len(history)
+    if blind:
+        assert all(sum(a.id == CLICK for a in actions) <= 1 + sum(a.id == CLICK for a in agent.map.memory.graph.edges[key])
+                   for key, actions in agent.map.memory.graph.candidates.items())
+
+
+def test_clicks_that_depend_on_where_they_land_are_not_taken_as_blind() -> None:
+    agent = ExplorerAgent(0, blind_clicks=True)
+    _, last = play(LampPuzzle(), agent, 500)
+    assert last.state == "WIN" and not agent.map.blind and agent.map.click_verdicts
+    assert not any(agent.map.click_verdicts.values())
+
+
+@pytest.mark.parametrize("thin", [False, True])
+def test_a_one_pixel_budget_bar_that_only_flips_use_up_is_masked_with_thin_bars(thin: bool) -> None:
+    agent = ExplorerAgent(0, hud=HudSettings(thin_bars=thin))
+    play(RowFlip(goal=(True, True, True, True)), agent, 200)
+    mask = agent.map.memory.mask
+    assert bool(mask[62, 8:48].all()) is thin
+    assert int(mask.sum()) == (40 if thin else 0), "only the bar"
