@@ -30,9 +30,9 @@ class HudSettings:
     join_radius: int = 1
     click_radius: int = 2
     thin_bars: bool = False
-    """Also mask a one-way region that is a line one or two pixels thick, however seldom it ticks (a budget
-    that only some actions use up: a count of flips, shots or moves left drawn as a bar). Without it a bar
-    must tick on nearly every step that changed anything."""
+    """Also mask a line one or two pixels thick that only empties (to the background colour), however seldom
+    it ticks (a budget that only some actions use up: a count of flips, shots or moves left drawn as a bar).
+    Without it a bar must tick on nearly every step that changed anything."""
 
 
 def empty_mask(shape: tuple[int, int] = (64, 64)) -> BoolMask:
@@ -124,11 +124,14 @@ def _is_used_up_bar(area: BoolMask, ev: _Evidence, cfg: HudSettings) -> bool:
     return len(hits) >= cfg.min_steps and _often(hits, cfg.min_fraction)
 
 
-def _is_thin_bar(area: BoolMask, ev: _Evidence) -> bool:
-    """A line one or two pixels thick that changed only one way, on at least `THIN_BAR_TICKS` steps and over as
-    many cells (a budget bar ticking on the actions that use it up)."""
+def _is_thin_bar(area: BoolMask, ev: _Evidence, background: int) -> bool:
+    """A line one or two pixels thick that only emptied (its cells changed to the background colour and never
+    back), on at least `THIN_BAR_TICKS` steps and over as many cells: a budget bar ticking on the actions that
+    use it up. A bar that fills (progress toward the level's end) is the game's state, not a status."""
     changed_here = np.logical_or.reduce(ev.changes) & area
     if np.any(ev.from_bits[changed_here] & ev.to_bits[changed_here]):
+        return False
+    if np.any(ev.to_bits[changed_here] != 1 << (background & 0xF)):
         return False
     ys, xs = np.nonzero(changed_here)
     if len(ys) < THIN_BAR_TICKS or min(ys.max() - ys.min(), xs.max() - xs.min()) > 1:
@@ -205,9 +208,11 @@ def detect_hud_from_pairs(
     if cfg.thin_bars:
         # Lines are taken apart from their neighbours (no joining gap): a budget bar is often drawn a pixel or
         # two from a marker that moves both ways (a selection, a cursor).
+        background = detect_background(pairs[0][0])
         for line in segment(union.astype(np.int8), background=0).objects:
             area = line.full_mask()
-            if not (area & hud).any() and not _answers_clicks(area, ev, cfg.click_radius) and _is_thin_bar(area, ev):
+            if (not (area & hud).any() and not _answers_clicks(area, ev, cfg.click_radius)
+                    and _is_thin_bar(area, ev, background)):
                 hud |= _extent(area, pairs[0][0], cfg)
     return hud
 
