@@ -60,6 +60,9 @@ FLOOR_SHARE = 0.5
 """The share of a level's steps beyond `PATIENCE` that the map's walks get (see `LeaderAnswerer._owed`)."""
 FLOOR_LEAD = 0.8
 """The most of a level's steps the map's walks are owed when they completed most of the game's levels so far."""
+ESCALATE = 500
+"""Steps beyond `PATIENCE` over which the walks' share of a level grows by 1.0 (capped at `FLOOR_LEAD`): a level
+the tactics have not completed in 250 steps is mostly the map's."""
 GOAL_TACTICS = ("level_up", "repeat-level-up", "match-target")
 
 
@@ -138,13 +141,15 @@ class LeaderAnswerer:
     """Trusts rollouts only while measured accuracy is high; otherwise probes."""
 
     def __init__(self, trust: float = TRUST, stale: int = STALE, goal_trust: float = GOAL_TRUST,
-                 patience: int = PATIENCE, floor_share: float = FLOOR_SHARE, floor_lead: float = FLOOR_LEAD) -> None:
+                 patience: int = PATIENCE, floor_share: float = FLOOR_SHARE, floor_lead: float = FLOOR_LEAD,
+                 escalate: int = ESCALATE) -> None:
         self.trust = trust
         self.stale = stale
         self.goal_trust = goal_trust
         self.patience = patience
         self.floor_share = floor_share
         self.floor_lead = floor_lead
+        self.escalate = escalate
 
     def answer(self, request: RoleRequest) -> dict[str, Any]:
         """Reply content for one "decide" request."""
@@ -256,8 +261,11 @@ class LeaderAnswerer:
     def _terms(self, exploration: Mapping[str, Any]) -> tuple[int, float]:
         """(patience, share) on this level: `patience` and `floor_share`, or, once the map's walks have completed
         more of the game's levels than the other plans, no patience and the walks' part of those levels (at
-        least `floor_share`, at most `floor_lead`)."""
+        least `floor_share`, at most `floor_lead`). Either share grows with the level's length, by 0.1 every
+        `escalate` / 10 steps beyond the patience (up to `floor_lead`)."""
         by_floor, by_team = exploration.get("levels_by_floor"), exploration.get("levels_by_team")
+        steps = exploration.get("level_steps")
+        grown = self.floor_share + max(0, steps - self.patience) / self.escalate if isinstance(steps, int) else 0.0
         if not isinstance(by_floor, int) or not isinstance(by_team, int) or by_floor <= by_team:
-            return self.patience, self.floor_share
-        return 0, min(self.floor_lead, max(self.floor_share, by_floor / (by_floor + by_team)))
+            return self.patience, min(self.floor_lead, max(self.floor_share, grown))
+        return 0, min(self.floor_lead, max(self.floor_share, grown, by_floor / (by_floor + by_team)))

@@ -169,13 +169,18 @@ def test_leader_keeps_its_tactic_while_new_states_keep_coming() -> None:
 
 
 def test_leader_gives_the_map_its_share_of_a_level_that_runs_long() -> None:
-    """New states keep coming (no grinding), but past the patience the walks are owed half the steps."""
+    """New states keep coming (no grinding), but past the patience the walks are owed half the steps, and more
+    as the level runs on (0.1 more every 50 steps, up to 0.8)."""
     fresh = {**WALK, "steps_since_new_state": 1}
     assert decide(exploration={**fresh, "level_steps": 100, "floor_steps": 0})["source"] == "level_up"
-    owed = decide(exploration={**fresh, "level_steps": 160, "floor_steps": 29})
+    owed = decide(exploration={**fresh, "level_steps": 110, "floor_steps": 5})  # 0.52 of 10 steps
     assert owed["source"] == "map-frontier" and owed["plan"] == WALK["actions"]
-    assert "160 steps on this level, 29 of them exploring" in owed["reason"]
-    assert decide(exploration={**fresh, "level_steps": 160, "floor_steps": 30})["source"] == "level_up"
+    assert "110 steps on this level, 5 of them exploring (the floor's share beyond 100 is 52%)" in owed["reason"]
+    assert decide(exploration={**fresh, "level_steps": 110, "floor_steps": 6})["source"] == "level_up"
+    assert decide(exploration={**fresh, "level_steps": 160, "floor_steps": 37})["source"] == "map-frontier"  # 0.62
+    assert decide(exploration={**fresh, "level_steps": 160, "floor_steps": 38})["source"] == "level_up"
+    assert decide(exploration={**fresh, "level_steps": 600, "floor_steps": 399})["source"] == "map-frontier"  # 0.8
+    assert decide(exploration={**fresh, "level_steps": 600, "floor_steps": 400})["source"] == "level_up"
     # nothing untested reachable: the level's start has some, so a reset is the floor's step
     empty = {**fresh, "actions": [], "level_steps": 400, "floor_steps": 0}
     assert decide(exploration={**empty, "reset_helps": True})["plan"] == [{"action": "RESET"}]
