@@ -24,7 +24,8 @@ A level that runs long gets the floor's share as well: past `patience` (100) ste
 to the nearest untested action take at least half of the steps beyond it (`floor_share` of
 `level_steps - patience`, counted by `floor_steps` in the exploration context), whatever the tactics say;
 tactics that keep finding new states but never the level's end (a sub-goal that is not the goal) would
-otherwise starve the exploration that completes the levels a plain graph explorer completes.
+otherwise starve the exploration that completes the levels a plain graph explorer completes. The share grows
+as the level runs on, by 0.1 every `escalate` / 10 (50) steps beyond the patience, up to `floor_lead` (0.8).
 The game's own record moves that line: once more of its levels are credited to the map's walks than to the
 tactics and probes (a walk completed them after the tactics had their say), the walks are owed their share of those levels (at least `floor_share`, at most
 `floor_lead`, 0.8) from a level's first step, with no patience: on such a game the tactics have shown no
