@@ -314,7 +314,8 @@ class ExplorationMap:
         self._count_kind(pending.action, changed=key != pending.key)
         self._count_colour(pending, changed=key != pending.key)
         if pending.action.id == CLICK and self.options.blind_clicks:
-            self._judge_clicks(pending.key)
+            self._click_verdict(pending.key)
+            self._settle_blind()
         checks = self.options.hud_checks
         if mem.hud_checks_done < len(checks) and len(mem.steps) >= checks[mem.hud_checks_done]:
             mem.hud_checks_done += 1
@@ -322,20 +323,16 @@ class ExplorationMap:
                 return mem.key(grid)
         return key
 
-    def _judge_clicks(self, key: StateKey) -> None:
-        """Record whether the clicks tested in `key` all changed the frame to one next state (or differed), then
-        learn or unlearn that clicks are blind: the current level's states then keep one click each (or get
-        their clicks back)."""
-        self._click_verdict(key)
-        self._settle_blind()
-
     def _click_verdict(self, key: StateKey) -> None:
-        outcomes = {nxt for a, nxt in self.memory.graph.edges.get(key, {}).items() if a.id == CLICK}
-        tested = sum(a.id == CLICK for a in self.memory.graph.edges.get(key, {}))
-        if tested >= 2 and (len(outcomes) > 1 or outcomes != {key}):
+        """Record whether the clicks tested in `key` (two or more, not all no-ops) led to one next state."""
+        clicks = [nxt for a, nxt in self.memory.graph.edges.get(key, {}).items() if a.id == CLICK]
+        outcomes = set(clicks)
+        if len(clicks) >= 2 and outcomes != {key}:
             self.click_verdicts[(self.level, key)] = len(outcomes) == 1
 
     def _settle_blind(self) -> None:
+        """Learn or unlearn that clicks are blind from the verdicts: the current level's states then keep one
+        click each (or get their clicks back)."""
         agree = sum(self.click_verdicts.values())
         blind = agree >= BLIND_AFTER and agree >= BLIND_ODDS * (len(self.click_verdicts) - agree)
         if blind == self.blind:

@@ -129,9 +129,7 @@ def _is_thin_bar(area: BoolMask, ev: _Evidence, background: int) -> bool:
     back), on at least `THIN_BAR_TICKS` steps and over as many cells: a budget bar ticking on the actions that
     use it up. A bar that fills (progress toward the level's end) is the game's state, not a status."""
     changed_here = np.logical_or.reduce(ev.changes) & area
-    if np.any(ev.from_bits[changed_here] & ev.to_bits[changed_here]):
-        return False
-    if np.any(ev.to_bits[changed_here] != 1 << (background & 0xF)):
+    if np.any(ev.to_bits[changed_here] != 1 << (background & 0xF)):  # so never back: nothing left the background
         return False
     ys, xs = np.nonzero(changed_here)
     if len(ys) < THIN_BAR_TICKS or min(ys.max() - ys.min(), xs.max() - xs.min()) > 1:

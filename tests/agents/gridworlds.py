@@ -43,6 +43,11 @@ LAVA_ROOM = [
 ]
 
 
+def one_level(grid: Grid, state: str, available: tuple[int, ...], actions: int, action: Action | None) -> Observation:
+    """The observation of a one-level game: `grid` as its only frame, the level completed once it is won."""
+    return Observation(grid, (grid,), state, int(state == "WIN"), 1, available, actions, action)
+
+
 class MazeWorld:
     """A player (9) walks a walled maze (3) to the goal (11); lava (8) kills; an optional move budget bar.
 
@@ -164,9 +169,7 @@ class LampPuzzle:
         """Observation of the current state."""
         grid = self.render()
         available = (1, 2, 3, 4, CLICK) if self.arrows else (CLICK,)
-        return Observation(
-            grid, (grid,), self.state, int(self.state == "WIN"), 1, available, self.actions, action
-        )
+        return one_level(grid, self.state, available, self.actions, action)
 
     def reset(self) -> Observation:
         """Switch every lamp off."""
@@ -215,8 +218,7 @@ class Comet:
     def observe(self, action: Action | None) -> Observation:
         """Observation of the current state."""
         grid = self.render()
-        return Observation(grid, (grid,), self.state, int(self.state == "WIN"), 1, (1, 2, 3, 4, CLICK),
-                           self.actions, action)
+        return one_level(grid, self.state, (1, 2, 3, 4, CLICK), self.actions, action)
 
     def reset(self) -> Observation:
         """Back to the first frame."""
@@ -257,9 +259,7 @@ class TrapLine:
     def observe(self, action: Action | None) -> Observation:
         """Observation of the current state."""
         grid = self.render()
-        return Observation(
-            grid, (grid,), self.state, int(self.state == "WIN"), 1, (1, 2), self.actions, action
-        )
+        return one_level(grid, self.state, (1, 2), self.actions, action)
 
     def reset(self) -> Observation:
         """Back to the start of the corridor."""
@@ -306,7 +306,7 @@ class Pause:
     def observe(self, action: Action | None) -> Observation:
         """Observation of the current state."""
         grid = self.render()
-        return Observation(grid, (grid,), self.state, int(self.state == "WIN"), 1, (1, 2), self.actions, action)
+        return one_level(grid, self.state, (1, 2), self.actions, action)
 
     def reset(self) -> Observation:
         """Back to the start."""
@@ -354,7 +354,7 @@ class PairClick:
     def observe(self, action: Action | None) -> Observation:
         """Observation of the current state."""
         grid = self.render()
-        return Observation(grid, (grid,), self.state, int(self.state == "WIN"), 1, (CLICK,), self.actions, action)
+        return one_level(grid, self.state, (CLICK,), self.actions, action)
 
     def reset(self) -> Observation:
         """Nothing selected."""
@@ -416,8 +416,7 @@ class MarkedRoom:
         grid = self.render()
         if self.mark_left > 0:
             self.mark_left -= 1
-        return Observation(grid, (grid,), self.state, int(self.state == "WIN"), 1, (1, 2, 3, 4, CLICK),
-                           self.actions, action)
+        return one_level(grid, self.state, (1, 2, 3, 4, CLICK), self.actions, action)
 
     def reset(self) -> Observation:
         """Back to the corner, no cross."""
@@ -471,8 +470,7 @@ class RowFlip:
     def observe(self, action: Action | None) -> Observation:
         """Observation of the current state."""
         grid = self.render()
-        return Observation(grid, (grid,), self.state, int(self.state == "WIN"), 1, (1, 2, 3, 4, CLICK),
-                           self.actions, action)
+        return one_level(grid, self.state, (1, 2, 3, 4, CLICK), self.actions, action)
 
     def reset(self) -> Observation:
         """All lamps off, row 0 picked."""
